@@ -1,0 +1,54 @@
+// A complete noise description: a base noise (improved or value) and a fractal over it.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <variant>
+
+#include "perlin/fractal.hpp"
+#include "perlin/improved_noise.hpp"
+#include "perlin/value_noise.hpp"
+
+namespace perlin {
+
+/// Which base noise a field uses.
+enum class noise_kind { improved, value };
+[[nodiscard]] std::string_view to_string(noise_kind k) noexcept;
+/// Parses "improved" or "value"; throws perlin::invalid_argument.
+[[nodiscard]] noise_kind parse_noise_kind(std::string_view name);
+
+/// A base noise and a fractal over it: what the CLI, the grid API and the renderer evaluate.
+/// The default is Ken Perlin's improved noise, unchanged (fractal_kind::none, frequency 1), whose
+/// double 3-D values are his reference values bit for bit. A small value, thread safe to read.
+class field {
+ public:
+  field() noexcept { fractal_.set_kind(fractal_kind::none); }
+  field(improved_noise n, fractal f) noexcept : base_(std::move(n)), fractal_(f) {}
+  field(value_noise n, fractal f) noexcept : base_(std::move(n)), fractal_(f) {}
+
+  [[nodiscard]] noise_kind kind() const noexcept {
+    return std::holds_alternative<improved_noise>(base_) ? noise_kind::improved
+                                                         : noise_kind::value;
+  }
+  [[nodiscard]] const std::variant<improved_noise, value_noise>& base() const noexcept {
+    return base_;
+  }
+  [[nodiscard]] const perlin::lattice& lattice() const noexcept;
+  [[nodiscard]] const perlin::fractal& fractal() const noexcept { return fractal_; }
+  [[nodiscard]] perlin::fractal& fractal() noexcept { return fractal_; }
+
+  /// The field at p (1 to 4 coordinates), with the analytic gradient when `gradient` is not
+  /// empty. Throws perlin::invalid_argument for a point of another size.
+  template <class T>
+  [[nodiscard]] T eval(std::span<const T> p, std::span<T> gradient = {}) const;
+
+  /// Documented bounds of the field for points of `dims` coordinates: every value lies in
+  /// [lo, hi] (docs/ranges.md). Used to map values to pixels without looking at the image.
+  [[nodiscard]] std::pair<double, double> range(std::size_t dims) const;
+
+ private:
+  std::variant<improved_noise, value_noise> base_;
+  perlin::fractal fractal_;
+};
+
+}  // namespace perlin

@@ -1,0 +1,90 @@
+// The integer lattice shared by every noise: the seeded permutation table and the tiling periods.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace perlin {
+
+/// Largest tiling period accepted on one axis: 2^31 - 1.
+inline constexpr std::int64_t k_max_period = 2147483647;
+
+/// Number of axes the library supports (1-D to 4-D).
+inline constexpr std::size_t k_max_dims = 4;
+
+/// A permutation of 0..255, stored twice (512 bytes) so that `p[p[x] + y]` never needs a wrap.
+///
+/// The default is Ken Perlin's own table from "Improving Noise" (SIGGRAPH 2002). A 64-bit seed
+/// builds another one with the algorithm specified in docs/seeding.md (SplitMix64 feeding an
+/// unbiased Fisher-Yates shuffle), which gives the same table on every platform.
+/// A small value type: copying it copies 512 bytes. Thread safe for concurrent reads.
+class permutation {
+ public:
+  /// Ken Perlin's reference permutation.
+  permutation() noexcept;
+  /// The permutation built from `seed` (docs/seeding.md). Every seed, 0 included, is valid.
+  explicit permutation(std::uint64_t seed) noexcept;
+
+  /// Entry `i` of the doubled table, 0 <= i < 512; the value is in [0, 255].
+  [[nodiscard]] std::uint8_t operator[](std::size_t i) const noexcept { return p_[i]; }
+  /// The doubled table, 512 entries.
+  [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.data(); }
+  /// The seed it was built from; empty for Ken Perlin's table.
+  [[nodiscard]] std::optional<std::uint64_t> seed() const noexcept { return seed_; }
+
+  friend bool operator==(const permutation&, const permutation&) = default;
+
+ private:
+  std::array<std::uint8_t, 512> p_{};
+  std::optional<std::uint64_t> seed_;
+};
+
+/// How one axis wraps: the lattice index is reduced modulo `period` before hashing.
+/// `period == 0` means no period of its own (the table itself repeats every 256 cells).
+/// Internal representation, exposed so that the grid kernels can share it.
+struct axis_wrap {
+  std::uint64_t period = 0;
+  /// Non-zero when the reduction is a bit mask: `(i & mask)` gives the hashed index.
+  /// 255 for no period and for power-of-two periods >= 256; P-1 for smaller powers of two.
+  std::uint32_t mask = 255;
+  /// True when the mask cannot express the period and a modulo is needed.
+  bool modulo = false;
+};
+
+/// The lattice of a noise: its permutation and its tiling period per axis.
+/// A small value type (about 600 bytes), cheap to copy, thread safe for concurrent reads.
+class lattice {
+ public:
+  /// Ken Perlin's permutation, no periods.
+  lattice() noexcept = default;
+  /// The permutation of `seed`, no periods.
+  explicit lattice(std::uint64_t seed) noexcept : perm_(seed) {}
+
+  /// Makes the noise repeat every `period` lattice cells along `axis` (0 = x ... 3 = w):
+  /// noise(x + k*period) == noise(x) exactly whenever both coordinates are exact doubles.
+  /// Throws perlin::invalid_argument unless axis < 4 and 1 <= period <= 2^31 - 1.
+  lattice& set_period(std::size_t axis, std::int64_t period);
+  /// The same period on every axis.
+  lattice& set_period_all(std::int64_t period);
+  /// Removes the period of `axis` (the field then repeats every 256 cells, as Ken Perlin's does).
+  lattice& clear_period(std::size_t axis);
+  /// The period of `axis`, 0 when none is set.
+  [[nodiscard]] std::int64_t period(std::size_t axis) const;
+
+  [[nodiscard]] const permutation& perm() const noexcept { return perm_; }
+  [[nodiscard]] const std::array<axis_wrap, k_max_dims>& wraps() const noexcept { return wrap_; }
+
+  friend bool operator==(const lattice&, const lattice&) = default;
+
+ private:
+  permutation perm_;
+  std::array<axis_wrap, k_max_dims> wrap_{};
+};
+
+/// The wrap for a period (0 = none); periods are not range checked here. Used by the fractals,
+/// whose octave i tiles with period P * lacunarity^i.
+[[nodiscard]] axis_wrap make_axis_wrap(std::uint64_t period) noexcept;
+
+}  // namespace perlin

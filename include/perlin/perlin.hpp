@@ -1,0 +1,10 @@
+// Umbrella header: everything the perlin library offers.
+#pragma once
+
+#include "perlin/error.hpp"
+#include "perlin/field.hpp"
+#include "perlin/fractal.hpp"
+#include "perlin/improved_noise.hpp"
+#include "perlin/lattice.hpp"
+#include "perlin/range.hpp"
+#include "perlin/value_noise.hpp"

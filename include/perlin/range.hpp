@@ -1,0 +1,31 @@
+// The true output ranges of the noises, and the helper that maps a value to [0, 1].
+#pragma once
+
+#include <cstddef>
+
+namespace perlin {
+
+/// Largest value of 3-D improved noise with Ken Perlin's permutation, found by local
+/// maximisation from a dense grid of starts: +1.036353811212 near (12.355, 187.519, 5.5).
+inline constexpr double k_perlin_table_max_3d = 1.036353811212;
+/// Smallest value of 3-D improved noise with Ken Perlin's permutation, about -1.0266.
+inline constexpr double k_perlin_table_min_3d = -1.0266;
+
+/// A bound B with |noise(p)| <= B for improved noise of `dims` dimensions (1 to 4) and every
+/// permutation, so for every seed (docs/ranges.md says how each was obtained):
+/// 1-D 0.5 (exact), 2-D 1.0, 3-D 1.0364, 4-D 1.25. Value noise is always within [-1, 1].
+/// Throws perlin::invalid_argument for other `dims`.
+[[nodiscard]] double improved_bound(std::size_t dims);
+
+/// Maps a noise value to [0, 1] as (v + 1) / 2, the convention of the C# seed. Only values in
+/// [-1, 1] land in [0, 1]: improved 3-D noise exceeds 1 by up to 3.7% (see
+/// k_perlin_table_max_3d), so the result can leave [0, 1] slightly; clamp it if that matters.
+[[nodiscard]] constexpr double to_unit(double v) noexcept { return (v + 1.0) * 0.5; }
+
+/// Maps v from [lo, hi] to [0, 1] and clamps: the mapping the renderer uses.
+[[nodiscard]] constexpr double to_unit(double v, double lo, double hi) noexcept {
+  const double t = (v - lo) / (hi - lo);
+  return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+}
+
+}  // namespace perlin

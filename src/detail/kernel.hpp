@@ -1,0 +1,255 @@
+// The scalar reference kernels: one generic implementation of lattice hashing, gradient and value
+// noise for 1 to 4 dimensions. The single source of truth that every other path is tested against.
+//
+// Compiled with -ffp-contract=off (see CMakeLists.txt): the double 3-D path must evaluate in the
+// same order as Ken Perlin's Java code, with no fused multiply-add, to reproduce it bit for bit.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "perlin/lattice.hpp"
+#include "perlin/value_noise.hpp"
+
+namespace perlin::detail {
+
+/// Ken Perlin's fade curve 6t^5 - 15t^4 + 10t^3, in his evaluation order.
+template <class T>
+constexpr T fade(T t) noexcept {
+  return t * t * t * (t * (t * T(6) - T(15)) + T(10));
+}
+/// d/dt of fade: 30 t^2 (t - 1)^2.
+template <class T>
+constexpr T dfade(T t) noexcept {
+  return T(30) * t * t * (t - T(1)) * (t - T(1));
+}
+/// Ken Perlin's lerp(t, a, b) = a + t (b - a), in his evaluation order.
+template <class T>
+constexpr T lerp(T t, T a, T b) noexcept {
+  return a + t * (b - a);
+}
+
+/// The 16 gradients of the reference `grad(hash, x, y, z)`, indexed by hash & 15: the dot
+/// product gx*x + gy*y + gz*z gives the same bits as the reference's `(+-u) + (+-v)` because
+/// every product is exact and adding the zero term changes nothing but the sign of a zero.
+inline constexpr std::array<std::array<std::int8_t, 3>, 16> k_grad3 = {{
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},  // h = 0..3:   +-x +-y
+    {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},  // h = 4..7:   +-x +-z
+    {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1},  // h = 8..11:  +-y +-z
+    {1, 1, 0}, {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},  // h = 12..15: y+x, -y+z, y-x, -y-z
+}};
+
+/// The 32 gradients of 4-D improved noise, indexed by hash & 31: component h >> 3 is zero, the
+/// other three are -1 when bits 0, 1, 2 of h are set (in axis order), +1 otherwise.
+inline constexpr std::array<std::array<std::int8_t, 4>, 32> k_grad4 = [] {
+  std::array<std::array<std::int8_t, 4>, 32> g{};
+  for (int h = 0; h < 32; ++h) {
+    const int zero = h >> 3;
+    int bit = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (k == zero) {
+        g[h][k] = 0;
+      } else {
+        g[h][k] = ((h >> bit) & 1) ? -1 : 1;
+        ++bit;
+      }
+    }
+  }
+  return g;
+}();
+
+/// 2^62: above it a double is an integer far beyond the documented 2^52 and may not fit int64.
+inline constexpr double k_huge = 4611686018427387904.0;
+
+/// The two hashed lattice indices (cell and next cell) of one axis, each in [0, 255].
+struct axis_index {
+  std::uint32_t i0, i1;
+};
+
+/// Reduces the integer `fl` (= floor(x)) with the axis wrap: modulo its period, then to the table.
+template <class T>
+inline axis_index lattice_index(T fl, const axis_wrap& w) noexcept {
+  std::int64_t i;
+  if (std::abs(fl) < T(k_huge)) [[likely]] {
+    i = static_cast<std::int64_t>(fl);
+  } else {
+    // Exact: fmod of doubles is exact, and reducing by the period (or by 2^62, a multiple of the
+    // table size 256) keeps the residue that the hash sees.
+    i = static_cast<std::int64_t>(
+        std::fmod(static_cast<double>(fl), w.modulo ? static_cast<double>(w.period) : k_huge));
+  }
+  if (!w.modulo) [[likely]] {
+    return {static_cast<std::uint32_t>(i) & w.mask, static_cast<std::uint32_t>(i + 1) & w.mask};
+  }
+  const auto period = static_cast<std::int64_t>(w.period);
+  std::int64_t m = i % period;
+  if (m < 0) m += period;
+  const std::int64_t m1 = (m + 1 == period) ? 0 : m + 1;
+  return {static_cast<std::uint32_t>(m) & 255u, static_cast<std::uint32_t>(m1) & 255u};
+}
+
+/// Hash bytes of the 2^D corners of the cell, corner c having bit k set when it takes the upper
+/// index along axis k. Dimensions below 3 hash like the 3-D noise with the missing indices 0.
+template <int D>
+inline void hash_corners(const std::uint8_t* p, const axis_index* idx,
+                         std::uint32_t* h) noexcept {
+  constexpr int depth = D <= 3 ? 3 : 4;
+  h[0] = p[idx[0].i0];
+  h[1] = p[idx[0].i1];
+  int n = 2;
+  for (int k = 1; k < depth; ++k) {
+    if (k < D) {
+      for (int j = 0; j < n; ++j) {
+        h[j + n] = p[h[j] + idx[k].i1];
+        h[j] = p[h[j] + idx[k].i0];
+      }
+      n *= 2;
+    } else {
+      for (int j = 0; j < n; ++j) h[j] = p[h[j]];
+    }
+  }
+}
+
+/// Multilinear reduction of corner values with per-axis weights, x first, in the reference order.
+template <int D, class T>
+inline T reduce(T* c, const T* t) noexcept {
+  int n = 1 << D;
+  for (int k = 0; k < D; ++k) {
+    n >>= 1;
+    for (int j = 0; j < n; ++j) c[j] = lerp(t[k], c[2 * j], c[2 * j + 1]);
+  }
+  return c[0];
+}
+
+/// Partial derivatives of sum_c W_c(t) v_c where W_c = prod_k (bit_k ? t_k : 1 - t_k), times the
+/// derivative dt_k of each weight, added to `out`.
+template <int D, class T>
+inline void weight_gradient(const T* v, const T* t, const T* dt, T* out) noexcept {
+  constexpr int n = 1 << D;
+  for (int k = 0; k < D; ++k) {
+    T sum = 0;
+    for (int c = 0; c < n; ++c) {
+      T w = ((c >> k) & 1) ? T(1) : T(-1);
+      for (int j = 0; j < D; ++j) {
+        if (j != k) w *= ((c >> j) & 1) ? t[j] : T(1) - t[j];
+      }
+      sum += w * v[c];
+    }
+    out[k] += sum * dt[k];
+  }
+}
+
+template <class T, int D>
+inline bool all_finite(const T* x) noexcept {
+  bool ok = true;
+  for (int k = 0; k < D; ++k) ok &= std::isfinite(x[k]);
+  return ok;
+}
+
+template <class T, int D>
+inline T fail_nan(T* grad) noexcept {
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  if (grad != nullptr) {
+    for (int k = 0; k < D; ++k) grad[k] = nan;
+  }
+  return nan;
+}
+
+/// Improved gradient noise at x[0..D-1]; when `grad` is not null it receives the D partials.
+template <int D, class T>
+T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) noexcept {
+  static_assert(D >= 1 && D <= 4);
+  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T f[D];
+  T u[D];
+  for (int k = 0; k < D; ++k) {
+    const T fl = std::floor(x[k]);
+    f[k] = x[k] - fl;
+    idx[k] = lattice_index(fl, wrap[k]);
+    u[k] = fade(f[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  T c[n];
+  for (int corner = 0; corner < n; ++corner) {
+    T dot;
+    if constexpr (D == 4) {
+      const auto& g = k_grad4[h[corner] & 31];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < 4; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    } else {
+      const auto& g = k_grad3[h[corner] & 15];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < D; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    }
+    c[corner] = dot;
+  }
+  if (grad != nullptr) {
+    // d/dx_k = (weights interpolating the gradients' k-th components) + dfade * d/du_k.
+    T gk[n];
+    T dt[D];
+    for (int k = 0; k < D; ++k) dt[k] = dfade(f[k]);
+    for (int k = 0; k < D; ++k) {
+      for (int corner = 0; corner < n; ++corner) {
+        gk[corner] = T(D == 4 ? k_grad4[h[corner] & 31][k] : k_grad3[h[corner] & 15][k]);
+      }
+      grad[k] = reduce<D>(gk, u);
+    }
+    weight_gradient<D>(c, u, dt, grad);
+  }
+  return reduce<D>(c, u);
+}
+
+/// The blend weight of value noise and its derivative.
+template <class T>
+inline T interp_weight(interpolation kind, T t, T* dt) noexcept {
+  constexpr T pi = T(3.14159265358979323846);
+  switch (kind) {
+    case interpolation::linear:
+      *dt = T(1);
+      return t;
+    case interpolation::cosine:
+      *dt = T(0.5) * pi * std::sin(pi * t);
+      return T(0.5) - T(0.5) * std::cos(pi * t);
+    case interpolation::cubic:
+      *dt = T(6) * t * (T(1) - t);
+      return t * t * (T(3) - T(2) * t);
+    case interpolation::quintic:
+    default:
+      *dt = dfade(t);
+      return fade(t);
+  }
+}
+
+/// Value noise at x[0..D-1], in [-1, 1]; when `grad` is not null it receives the D partials.
+template <int D, class T>
+T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const T* x,
+        T* grad) noexcept {
+  static_assert(D >= 1 && D <= 4);
+  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T s[D];
+  T ds[D];
+  for (int k = 0; k < D; ++k) {
+    const T fl = std::floor(x[k]);
+    idx[k] = lattice_index(fl, wrap[k]);
+    s[k] = interp_weight(kind, x[k] - fl, &ds[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  T c[n];
+  // h / 127.5 - 1 maps 0 -> -1 and 255 -> +1 exactly.
+  for (int corner = 0; corner < n; ++corner) c[corner] = T(h[corner]) / T(127.5) - T(1);
+  if (grad != nullptr) {
+    for (int k = 0; k < D; ++k) grad[k] = 0;
+    weight_gradient<D>(c, s, ds, grad);
+  }
+  return reduce<D>(c, s);
+}
+
+}  // namespace perlin::detail

@@ -1,0 +1,240 @@
+// Fractal sums over the reference kernels (compiled without FMA contraction, like the noise).
+#include "perlin/fractal.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "detail/kernel.hpp"
+#include "perlin/error.hpp"
+
+namespace perlin {
+
+namespace {
+
+/// Decorrelation offsets per axis (documented on fractal::set_decorrelate): multiples of
+/// irrational-looking numbers, so that no octave's offset lands on the lattice.
+constexpr std::array<double, 4> k_offsets = {101.61803398874989, 67.4142135623731,
+                                             43.73205080756888, 29.23606797749979};
+
+/// A period stays below this once multiplied by lacunarity^i: a multiple of 256 far beyond every
+/// reachable lattice index (2^52), so saturating there changes nothing observable.
+constexpr std::uint64_t k_period_cap = 1ULL << 62;
+
+template <class T>
+T sign_of(T v) noexcept {
+  return v > T(0) ? T(1) : (v < T(0) ? T(-1) : T(0));
+}
+
+template <int D, class T, class Base>
+T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* grad) noexcept {
+  const std::uint8_t* perm = l.perm().data();
+  std::array<axis_wrap, k_max_dims> wraps = l.wraps();
+  const double lac = f.lacunarity();
+  const bool integral = lac == std::floor(lac) && lac >= 1.0 && lac < 4294967296.0;
+  const auto lac_int = integral ? static_cast<std::uint64_t>(lac) : 1;
+  const int octaves = f.active_octaves();
+
+  T total = 0;
+  T amp = 1;
+  T freq = static_cast<T>(f.frequency());
+  T weight = 1;               // ridged: weight of the next octave
+  T dweight[D] = {};          // ridged: its gradient
+  if (grad != nullptr) std::fill(grad, grad + D, T(0));
+
+  for (int i = 0; i < octaves; ++i) {
+    T q[D];
+    for (int k = 0; k < D; ++k) {
+      q[k] = x[k] * freq;
+      if (f.decorrelate()) q[k] = q[k] + static_cast<T>(i * k_offsets[k]);
+    }
+    T dn[D];
+    const T n = base(perm, wraps.data(), q, grad != nullptr ? dn : nullptr);
+    // s: this octave's signal; ds: its gradient in the caller's coordinates.
+    T s = n;
+    T ds[D] = {};
+    if (grad != nullptr) {
+      for (int k = 0; k < D; ++k) ds[k] = dn[k] * freq;
+    }
+    switch (f.kind()) {
+      case fractal_kind::none:
+      case fractal_kind::fbm:
+        break;
+      case fractal_kind::turbulence:
+        s = std::abs(n);
+        for (int k = 0; k < D; ++k) ds[k] *= sign_of(n);
+        break;
+      case fractal_kind::billow:
+        s = T(2) * std::abs(n) - T(1);
+        for (int k = 0; k < D; ++k) ds[k] *= T(2) * sign_of(n);
+        break;
+      case fractal_kind::ridged: {
+        const T r = T(1) - std::abs(n);
+        const T s0 = r * r;
+        s = s0 * weight;
+        for (int k = 0; k < D; ++k) {
+          ds[k] = T(-2) * r * sign_of(n) * ds[k] * weight + s0 * dweight[k];
+        }
+        const T next = s * T(2);
+        const bool inside = next > T(0) && next < T(1);
+        weight = std::clamp(next, T(0), T(1));
+        for (int k = 0; k < D; ++k) dweight[k] = inside ? T(2) * ds[k] : T(0);
+        break;
+      }
+    }
+    total += s * amp;
+    if (grad != nullptr) {
+      for (int k = 0; k < D; ++k) grad[k] += ds[k] * amp;
+    }
+    amp *= static_cast<T>(f.persistence());
+    freq *= static_cast<T>(lac);
+    if (integral && lac_int > 1) {
+      for (auto& w : wraps) {
+        if (w.period != 0) {
+          const std::uint64_t next = w.period > k_period_cap / lac_int ? k_period_cap
+                                                                        : w.period * lac_int;
+          w = make_axis_wrap(next);
+        }
+      }
+    }
+  }
+  if (f.normalize()) {
+    const T sum = static_cast<T>(f.amplitude_sum());
+    total /= sum;
+    if (grad != nullptr) {
+      for (int k = 0; k < D; ++k) grad[k] /= sum;
+    }
+  }
+  return total;
+}
+
+template <class T, class F>
+T dispatch_dims(std::span<const T> p, std::span<T> gradient, F&& f) {
+  if (p.empty() || p.size() > k_max_dims) {
+    detail::throw_invalid("point", "must have 1 to 4 coordinates, got " + std::to_string(p.size()));
+  }
+  if (!gradient.empty() && gradient.size() != p.size()) {
+    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
+  }
+  T* g = gradient.empty() ? nullptr : gradient.data();
+  switch (p.size()) {
+    case 1: return f.template operator()<1>(p.data(), g);
+    case 2: return f.template operator()<2>(p.data(), g);
+    case 3: return f.template operator()<3>(p.data(), g);
+    default: return f.template operator()<4>(p.data(), g);
+  }
+}
+
+void check_finite(const char* name, double v) {
+  if (!std::isfinite(v)) detail::throw_invalid(name, "must be finite");
+}
+
+}  // namespace
+
+fractal& fractal::set_octaves(int n) {
+  if (n < 1 || n > k_max_octaves) {
+    detail::throw_invalid("octaves", "must be 1 to " + std::to_string(k_max_octaves) + ", got " +
+                                         std::to_string(n));
+  }
+  octaves_ = n;
+  return *this;
+}
+
+fractal& fractal::set_frequency(double f) {
+  check_finite("frequency", f);
+  if (!(f > 0)) detail::throw_invalid("frequency", "must be > 0");
+  frequency_ = f;
+  return *this;
+}
+
+fractal& fractal::set_lacunarity(double l) {
+  check_finite("lacunarity", l);
+  if (!(l > 0)) detail::throw_invalid("lacunarity", "must be > 0");
+  lacunarity_ = l;
+  return *this;
+}
+
+fractal& fractal::set_persistence(double p) {
+  check_finite("persistence", p);
+  if (!(p >= 0)) detail::throw_invalid("persistence", "must be >= 0");
+  persistence_ = p;
+  return *this;
+}
+
+double fractal::amplitude_sum() const noexcept {
+  double sum = 0;
+  double amp = 1;
+  for (int i = 0; i < active_octaves(); ++i) {
+    sum += amp;
+    amp *= persistence_;
+  }
+  return sum;
+}
+
+double fractal::bound(double base) const noexcept {
+  const double sum = amplitude_sum();
+  double b = 0;
+  switch (kind_) {
+    case fractal_kind::none: b = base; break;
+    case fractal_kind::fbm:
+    case fractal_kind::turbulence: b = base * sum; break;
+    case fractal_kind::billow: b = std::max(1.0, 2 * base - 1) * sum; break;
+    case fractal_kind::ridged: b = sum; break;  // (1 - |n|)^2 w <= 1 while |n| <= 2
+  }
+  return normalize_ ? b / sum : b;
+}
+
+template <class Noise, class T>
+T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
+  return dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
+    if constexpr (std::is_same_v<Noise, improved_noise>) {
+      return fractal_sum<D, T>(
+          *this, noise.lattice(),
+          [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
+            return detail::improved<D, T>(perm, w, q, dq);
+          },
+          x, g);
+    } else {
+      const interpolation interp = noise.interp();
+      return fractal_sum<D, T>(
+          *this, noise.lattice(),
+          [interp](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
+            return detail::value<D, T>(perm, w, interp, q, dq);
+          },
+          x, g);
+    }
+  });
+}
+
+template double fractal::eval<improved_noise, double>(const improved_noise&,
+                                                      std::span<const double>,
+                                                      std::span<double>) const;
+template float fractal::eval<improved_noise, float>(const improved_noise&, std::span<const float>,
+                                                    std::span<float>) const;
+template double fractal::eval<value_noise, double>(const value_noise&, std::span<const double>,
+                                                   std::span<double>) const;
+template float fractal::eval<value_noise, float>(const value_noise&, std::span<const float>,
+                                                 std::span<float>) const;
+
+std::string_view to_string(fractal_kind k) noexcept {
+  switch (k) {
+    case fractal_kind::none: return "none";
+    case fractal_kind::fbm: return "fbm";
+    case fractal_kind::turbulence: return "turbulence";
+    case fractal_kind::ridged: return "ridged";
+    case fractal_kind::billow: return "billow";
+  }
+  return "fbm";
+}
+
+fractal_kind parse_fractal_kind(std::string_view name) {
+  for (auto k : {fractal_kind::none, fractal_kind::fbm, fractal_kind::turbulence,
+                 fractal_kind::ridged, fractal_kind::billow}) {
+    if (name == to_string(k)) return k;
+  }
+  detail::throw_invalid("fractal", "unknown kind '" + std::string(name) +
+                                       "' (valid: none, fbm, turbulence, ridged, billow)");
+}
+
+}  // namespace perlin

@@ -1,0 +1,151 @@
+// `perlin eval`: reads points, one per line, and prints one value per line with %.17g.
+#include "eval.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "options.hpp"
+#include "perlin/field.hpp"
+
+namespace perlin_cli {
+
+namespace {
+
+struct eval_options {
+  noise_options noise;
+  int dims = 0;  // 0: from each line
+  bool derivatives = false;
+  bool use_float = false;
+};
+
+/// Coordinates beyond 2^52 are integers, where the noise says nothing useful; refuse them.
+constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
+
+/// A bad input line: exit status 1.
+struct line_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/// Parses up to 4 numbers; returns the count or throws line_error.
+int parse_line(const std::string& line, std::size_t number, double* out) {
+  const char* s = line.data();
+  const char* end = s + line.size();
+  int n = 0;
+  while (true) {
+    while (s != end && is_blank(*s)) ++s;
+    if (s == end) break;
+    const char* tok = s;
+    while (s != end && !is_blank(*s)) ++s;
+    const std::string token(tok, s);
+    const char* first = tok;
+    if (first != s && *first == '+') ++first;
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(first, s, v);
+    const std::string where = "line " + std::to_string(number) + ": ";
+    if (ec == std::errc::result_out_of_range) {
+      throw line_error(where + "'" + token + "' is out of range");
+    }
+    if (ec != std::errc() || ptr != s) throw line_error(where + "'" + token + "' is not a number");
+    if (std::isnan(v)) throw line_error(where + "NaN is not a coordinate");
+    if (std::isinf(v)) throw line_error(where + "an infinity is not a coordinate");
+    if (std::abs(v) > k_max_coordinate) {
+      throw line_error(where + "'" + token + "' is out of range (|x| <= 2^52)");
+    }
+    if (n == 4) throw line_error(where + "more than 4 numbers");
+    out[n++] = v;
+  }
+  if (n == 0) throw line_error("line " + std::to_string(number) + ": no numbers");
+  return n;
+}
+
+template <class T>
+void print_values(const T* v, int count, std::string& buf) {
+  char tmp[32];
+  for (int k = 0; k < count; ++k) {
+    const int len = std::snprintf(tmp, sizeof tmp, "%.17g", static_cast<double>(v[k]));
+    if (k != 0) buf.push_back(' ');
+    buf.append(tmp, static_cast<std::size_t>(len));
+  }
+  buf.push_back('\n');
+}
+
+template <class T>
+void eval_point(const perlin::field& field, const double* p, int n, bool derivatives,
+                std::string& buf) {
+  T x[4];
+  for (int k = 0; k < n; ++k) x[k] = static_cast<T>(p[k]);
+  T out[5];
+  out[0] = field.eval<T>(std::span<const T>(x, static_cast<std::size_t>(n)),
+                         derivatives ? std::span<T>(out + 1, static_cast<std::size_t>(n))
+                                     : std::span<T>());
+  print_values(out, derivatives ? n + 1 : 1, buf);
+}
+
+int run_eval(const eval_options& o) {
+  const perlin::field field = make_field(o.noise);
+  std::ios::sync_with_stdio(false);
+  std::string line;
+  std::string buf;
+  std::size_t number = 0;
+  try {
+    while (std::getline(std::cin, line)) {
+      ++number;
+      double p[4];
+      const int n = parse_line(line, number, p);
+      if (o.dims != 0 && n != o.dims) {
+        throw line_error("line " + std::to_string(number) + ": expected " +
+                         std::to_string(o.dims) + " numbers, got " + std::to_string(n));
+      }
+      if (o.use_float) {
+        eval_point<float>(field, p, n, o.derivatives, buf);
+      } else {
+        eval_point<double>(field, p, n, o.derivatives, buf);
+      }
+      if (buf.size() > (1u << 16)) {
+        std::fwrite(buf.data(), 1, buf.size(), stdout);
+        buf.clear();
+      }
+    }
+  } catch (const line_error&) {
+    std::fwrite(buf.data(), 1, buf.size(), stdout);
+    std::fflush(stdout);
+    throw;
+  }
+  std::fwrite(buf.data(), 1, buf.size(), stdout);
+  if (std::fflush(stdout) != 0) throw std::runtime_error("cannot write to standard output");
+  return 0;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app, std::function<int()>& run) {
+  auto opts = std::make_shared<eval_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "eval",
+      "Read points from standard input, one per line (1 to 4 numbers), and print the noise at "
+      "each with 17 significant digits");
+  add_noise_options(*cmd, opts->noise);
+  cmd->add_option("--dims", opts->dims, "Require this many numbers per line (1 to 4)")
+      ->check(CLI::Range(1, 4));
+  cmd->add_flag("--derivatives", opts->derivatives,
+                "Print the value and then the analytic gradient on each line");
+  cmd->add_flag("--float", opts->use_float, "Evaluate in single precision");
+  cmd->callback([opts, &run] {
+    run = [opts] {
+      try {
+        return run_eval(*opts);
+      } catch (const line_error& e) {
+        std::fprintf(stderr, "perlin: error: %s\n", e.what());
+        return 1;
+      }
+    };
+  });
+}
+
+}  // namespace perlin_cli

@@ -1,0 +1,38 @@
+// The perlin command-line tool: the only code that prints or chooses an exit status.
+// Exit status: 0 success, 1 a failure (bad input data, I/O), 2 a usage error (bad options).
+#include <cstdio>
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "eval.hpp"
+#include "options.hpp"
+#include "perlin/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"perlin: Ken Perlin's improved noise, exact and fast"};
+  app.require_subcommand(1);
+  std::function<int()> run;
+  perlin_cli::add_eval_command(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and friends are "errors" with exit code 0 in CLI11.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    std::fprintf(stderr, "Run 'perlin --help' or 'perlin SUBCOMMAND --help' for usage.\n");
+    return 2;
+  }
+  try {
+    return run ? run() : 2;
+  } catch (const perlin::invalid_argument& e) {
+    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    return 2;
+  } catch (const perlin_cli::usage_error& e) {
+    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    return 1;
+  }
+}

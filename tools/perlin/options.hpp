@@ -1,0 +1,40 @@
+// The noise and fractal options shared by the subcommands, and how they build a perlin::field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "perlin/field.hpp"
+
+namespace perlin_cli {
+
+/// A usage error found after parsing (a bad combination or value): exit status 2.
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct noise_options {
+  std::string noise = "improved";
+  std::string interp = "quintic";
+  std::optional<std::uint64_t> seed;
+  std::string period;  // "P" or "P,P[,P[,P]]"
+  std::string fractal = "none";
+  int octaves = 1;
+  double frequency = 1.0;
+  double lacunarity = 2.0;
+  double persistence = 0.5;
+  bool normalize = false;
+  bool decorrelate = false;
+};
+
+/// Registers --noise, --interp, --seed, --period, --fractal, --octaves, --frequency,
+/// --lacunarity, --persistence, --normalize and --decorrelate on `app`.
+void add_noise_options(CLI::App& app, noise_options& o);
+
+/// Builds the field; a perlin::invalid_argument from the library names the bad option.
+[[nodiscard]] perlin::field make_field(const noise_options& o);
+
+}  // namespace perlin_cli
