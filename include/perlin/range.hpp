@@ -12,8 +12,10 @@ inline constexpr double k_perlin_table_max_3d = 1.036353811212;
 inline constexpr double k_perlin_table_min_3d = -1.0266;
 
 /// A bound B with |noise(p)| <= B for improved noise of `dims` dimensions (1 to 4) and every
-/// permutation, so for every seed (docs/ranges.md says how each was obtained):
-/// 1-D 0.5 (exact), 2-D 1.0, 3-D 1.0364, 4-D 1.25. Value noise is always within [-1, 1].
+/// permutation, so for every seed: 1-D 0.5, 2-D 1.0, 3-D 1.0364 (1.036353811212 rounded up),
+/// 4-D 1.5366 (1.536582334 rounded up). Each is the maximum over the cell of the fade-weighted sum
+/// in which every corner takes its most favourable gradient (docs/ranges.md); the lower bound is
+/// its negative. Value noise is always within [-1, 1].
 /// Throws perlin::invalid_argument for other `dims`.
 [[nodiscard]] double improved_bound(std::size_t dims);
 
