@@ -13,10 +13,10 @@ namespace perlin {
 
 namespace {
 
-/// Decorrelation offsets per axis (documented on fractal::set_decorrelate): multiples of
-/// irrational-looking numbers, so that no octave's offset lands on the lattice.
-constexpr std::array<double, 4> k_offsets = {101.61803398874989, 67.4142135623731,
-                                             43.73205080756888, 29.23606797749979};
+/// Decorrelation offsets per axis (documented on fractal::set_decorrelate). Each has an odd
+/// number of 128ths as its fraction, so i * offset is off the lattice for every octave i < 128,
+/// and adding it to a coordinate on a coarse dyadic grid is exact, which keeps periods exact.
+constexpr std::array<double, 4> k_offsets = {101.6171875, 67.4140625, 43.7265625, 29.2421875};
 
 /// A period stays below this once multiplied by lacunarity^i: a multiple of 256 far beyond every
 /// reachable lattice index (2^52), so saturating there changes nothing observable.

@@ -63,8 +63,8 @@ class fractal {
     normalize_ = on;
     return *this;
   }
-  /// Shift octave i by i * (101.61803398874989, 67.4142135623731, 43.73205080756888,
-  /// 29.23606797749979) in its own lattice units, so that octaves do not all vanish together at
+  /// Shift octave i by i * (101.6171875, 67.4140625, 43.7265625, 29.2421875) (odd multiples of
+  /// 1/128, so never on the lattice for i < 128) in its own lattice units, so that octaves do not all vanish together at
   /// integer points (every octave of plain fBm is 0 at the origin); default off.
   fractal& set_decorrelate(bool on) noexcept {
     decorrelate_ = on;

@@ -1,0 +1,166 @@
+// Fractal sums: the fBm formula, each kind's definition, normalisation, decorrelation, tiling,
+// derivatives and parameter validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "perlin/perlin.hpp"
+
+namespace {
+
+TEST(Fractal, FbmIsTheDocumentedSum) {
+  const perlin::improved_noise n(77);
+  perlin::fractal f;
+  f.set_octaves(5).set_persistence(0.6).set_frequency(0.5).set_lacunarity(3.0);
+  const double x = 1.7, y = -2.3, z = 0.9;
+  double total = 0, amp = 1, freq = 0.5;
+  for (int i = 0; i < 5; ++i) {
+    total += n.noise3d(x * freq, y * freq, z * freq) * amp;
+    amp *= 0.6;
+    freq *= 3.0;
+  }
+  EXPECT_EQ(f.eval3d(n, x, y, z), total);
+  f.set_normalize(true);
+  EXPECT_DOUBLE_EQ(f.eval3d(n, x, y, z), total / (1 + 0.6 + 0.36 + 0.216 + 0.1296));
+}
+
+TEST(Fractal, KindsFollowTheirDefinitions) {
+  const perlin::improved_noise n(3);
+  perlin::fractal f;
+  f.set_octaves(3).set_persistence(0.5);
+  const double x = 4.3, y = 1.1;
+  double n_i[3];
+  for (int i = 0; i < 3; ++i) n_i[i] = n.noise2d(x * (1 << i), y * (1 << i));
+  f.set_kind(perlin::fractal_kind::turbulence);
+  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y),
+                   std::abs(n_i[0]) + 0.5 * std::abs(n_i[1]) + 0.25 * std::abs(n_i[2]));
+  f.set_kind(perlin::fractal_kind::billow);
+  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), (2 * std::abs(n_i[0]) - 1) + 0.5 * (2 * std::abs(n_i[1]) - 1) +
+                                          0.25 * (2 * std::abs(n_i[2]) - 1));
+  f.set_kind(perlin::fractal_kind::ridged);
+  double w = 1, total = 0, amp = 1;
+  for (double v : n_i) {
+    const double s = (1 - std::abs(v)) * (1 - std::abs(v)) * w;
+    total += s * amp;
+    w = std::clamp(2 * s, 0.0, 1.0);
+    amp *= 0.5;
+  }
+  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), total);
+  f.set_kind(perlin::fractal_kind::none);
+  EXPECT_EQ(f.eval2d(n, x, y), n_i[0]);
+}
+
+TEST(Fractal, DecorrelationMovesOctavesOffTheLattice) {
+  const perlin::improved_noise n;
+  perlin::fractal f;
+  f.set_octaves(6);
+  EXPECT_EQ(f.eval3d(n, 0.0, 0.0, 0.0), 0.0);  // every octave vanishes at the origin
+  f.set_decorrelate(true);
+  EXPECT_NE(f.eval3d(n, 0.0, 0.0, 0.0), 0.0);
+  perlin::fractal one;
+  one.set_decorrelate(true);
+  EXPECT_EQ(one.eval3d(n, 0.3, 0.2, 0.1), n.noise3d(0.3, 0.2, 0.1));  // octave 0 is not shifted
+}
+
+TEST(Fractal, TilesWithIntegerLacunarity) {
+  perlin::improved_noise n(9);
+  n.lattice().set_period_all(5);
+  perlin::value_noise v(9);
+  v.lattice().set_period_all(5);
+  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
+                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+    perlin::fractal f;
+    f.set_kind(kind).set_octaves(6).set_frequency(0.25).set_lacunarity(3).set_decorrelate(true);
+    // The field repeats every P / frequency = 20 units.
+    for (double x = -3.0; x < 3.0; x += 0.375) {
+      EXPECT_EQ(f.eval2d(n, x + 20.0, 1.5 - 40.0), f.eval2d(n, x, 1.5)) << x;
+      EXPECT_EQ(f.eval3d(v, x, 0.5 + 20.0, 2.25), f.eval3d(v, x, 0.5, 2.25)) << x;
+    }
+  }
+}
+
+TEST(Fractal, DerivativesMatchCentralDifferences) {
+  const perlin::improved_noise n(21);
+  const perlin::value_noise v(21, perlin::interpolation::quintic);
+  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
+                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+    perlin::fractal f;
+    f.set_kind(kind).set_octaves(4).set_frequency(0.7).set_normalize(true);
+    for (double t = 0.05; t < 6; t += 0.37) {
+      const double p[3] = {t, 1.3 * t + 0.2, 0.4 - t};
+      double g[3];
+      const double val = f.eval<perlin::improved_noise, double>(n, p, g);
+      double gv[3];
+      (void)f.eval<perlin::value_noise, double>(v, p, gv);
+      EXPECT_EQ(val, f.eval3d(n, p[0], p[1], p[2]));
+      const double h = 1e-6;
+      for (int k = 0; k < 3; ++k) {
+        double a[3] = {p[0], p[1], p[2]}, b[3] = {p[0], p[1], p[2]};
+        a[k] -= h;
+        b[k] += h;
+        const double num = (f.eval<perlin::improved_noise, double>(n, b) -
+                            f.eval<perlin::improved_noise, double>(n, a)) / (2 * h);
+        const double numv = (f.eval<perlin::value_noise, double>(v, b) -
+                             f.eval<perlin::value_noise, double>(v, a)) / (2 * h);
+        // |n| and clamp have kinks; away from them the analytic gradient is exact.
+        EXPECT_NEAR(g[k], num, 1e-4) << perlin::to_string(kind) << " t=" << t << " k=" << k;
+        EXPECT_NEAR(gv[k], numv, 1e-4) << perlin::to_string(kind) << " t=" << t << " k=" << k;
+      }
+    }
+  }
+}
+
+TEST(Fractal, BoundsHoldOnSamples) {
+  const perlin::improved_noise n(4);
+  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
+                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+    perlin::field fld(n, perlin::fractal().set_kind(kind).set_octaves(5));
+    const auto [lo, hi] = fld.range(2);
+    for (double x = -20; x < 20; x += 0.173) {
+      for (double y = -5; y < 5; y += 0.31) {
+        const double p[2] = {x, y};
+        const double v = fld.eval<double>(p);
+        EXPECT_GE(v, lo);
+        EXPECT_LE(v, hi);
+      }
+    }
+  }
+}
+
+TEST(Fractal, ParametersAreValidatedWhereSet) {
+  perlin::fractal f;
+  const auto names = [](auto&& fn, const std::string& name) {
+    try {
+      fn();
+      ADD_FAILURE() << name << " accepted a bad value";
+    } catch (const perlin::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(name, 0), 0u) << e.what();
+    }
+  };
+  names([&] { f.set_octaves(0); }, "octaves");
+  names([&] { f.set_octaves(perlin::k_max_octaves + 1); }, "octaves");
+  names([&] { f.set_frequency(0.0); }, "frequency");
+  names([&] { f.set_frequency(NAN); }, "frequency");
+  names([&] { f.set_lacunarity(INFINITY); }, "lacunarity");
+  names([&] { f.set_lacunarity(-2); }, "lacunarity");
+  names([&] { f.set_persistence(NAN); }, "persistence");
+  names([&] { f.set_persistence(-0.5); }, "persistence");
+  names([] { (void)perlin::parse_fractal_kind("pink"); }, "fractal");
+  names([] { (void)perlin::parse_noise_kind("simplex"); }, "noise");
+  EXPECT_NO_THROW(f.set_octaves(perlin::k_max_octaves));
+  EXPECT_EQ(f.octaves(), perlin::k_max_octaves);
+  // A rejected value leaves the previous one in place.
+  EXPECT_EQ(f.frequency(), 1.0);
+}
+
+TEST(Field, DefaultIsKenPerlinsNoise) {
+  const perlin::field f;
+  const double p[3] = {3.14, 42.0, 7.0};
+  EXPECT_EQ(f.eval<double>(p), 0.13691995878400012);
+  EXPECT_EQ(f.kind(), perlin::noise_kind::improved);
+  const float pf[3] = {3.14f, 42.0f, 7.0f};
+  EXPECT_NEAR(f.eval<float>(pf), 0.13691995878400012, 1e-5);
+}
+
+}  // namespace
