@@ -2,6 +2,7 @@
 // Exit status: 0 success, 1 a failure (bad input data, I/O), 2 a usage error (bad options).
 #include <cstdio>
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,20 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::function<int()> run;
   perlin_cli::add_eval_command(app, run);
+  // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string valid;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      valid += (valid.empty() ? "" : ", ") + sub->get_name();
+      known |= sub->get_name() == argv[1];
+    }
+    if (!known) {
+      std::fprintf(stderr, "perlin: error: unknown command '%s' (valid: %s)\n", argv[1],
+                   valid.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -57,7 +57,16 @@ std::vector<std::int64_t> parse_periods(const std::string& text) {
 }  // namespace
 
 perlin::field make_field(const noise_options& o) {
-  perlin::lattice lat = o.seed ? perlin::lattice(*o.seed) : perlin::lattice();
+  perlin::lattice lat;
+  if (!o.seed.empty()) {
+    std::uint64_t seed = 0;
+    const char* end = o.seed.data() + o.seed.size();
+    const auto [ptr, ec] = std::from_chars(o.seed.data(), end, seed);
+    if (ec != std::errc() || ptr != end) {
+      throw usage_error("--seed: '" + o.seed + "' is not an integer from 0 to 18446744073709551615");
+    }
+    lat = perlin::lattice(seed);
+  }
   if (!o.period.empty()) {
     const auto periods = parse_periods(o.period);
     if (periods.size() == 1) {

@@ -19,7 +19,7 @@ struct usage_error : std::runtime_error {
 struct noise_options {
   std::string noise = "improved";
   std::string interp = "quintic";
-  std::optional<std::uint64_t> seed;
+  std::string seed;  // decimal 0 to 2^64-1; empty: Ken Perlin's table
   std::string period;  // "P" or "P,P[,P[,P]]"
   std::string fractal = "none";
   int octaves = 1;

@@ -1,0 +1,152 @@
+// `perlin eval` end to end: reference values, options, and every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli_support.hpp"
+#include "perlin/perlin.hpp"
+
+namespace {
+
+using perlin_test::run_perlin;
+
+std::string fmt17(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+TEST(CliEval, TutorialValue) {
+  const auto r = run_perlin("eval", "3.14 42 7\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "0.13691995878400012\n");
+}
+
+TEST(CliEval, ReproducesEveryReferenceValue) {
+  std::ifstream data(std::string(PERLIN_TEST_DATA) + "/improved_noise_3d.txt");
+  std::string input, expected, line;
+  while (std::getline(data, line)) {
+    std::istringstream s(line);
+    std::string x, y, z, v;
+    s >> x >> y >> z >> v;
+    input += x + " " + y + " " + z + "\n";
+    expected += fmt17(std::stod(v)) + "\n";
+  }
+  const auto r = run_perlin("eval --dims 3", input);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST(CliEval, DimensionFromEachLine) {
+  const perlin::improved_noise n;
+  const auto r = run_perlin("eval", "0.5\n0.5 1.25\n  0.5\t1.25 2.5 \n0.5 1.25 2.5 3.75\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, fmt17(n.noise1d(0.5)) + "\n" + fmt17(n.noise2d(0.5, 1.25)) + "\n" +
+                       fmt17(n.noise3d(0.5, 1.25, 2.5)) + "\n" +
+                       fmt17(n.noise4d(0.5, 1.25, 2.5, 3.75)) + "\n");
+}
+
+TEST(CliEval, OptionsReachTheLibrary) {
+  perlin::value_noise v(7, perlin::interpolation::cosine);
+  v.lattice().set_period(0, 4).set_period(1, 5);
+  perlin::fractal f;
+  f.set_kind(perlin::fractal_kind::ridged).set_octaves(3).set_frequency(0.5).set_lacunarity(3)
+      .set_persistence(0.25).set_normalize(true);
+  const auto r = run_perlin(
+      "eval --noise value --interp cosine --seed 7 --period 4,5 --fractal ridged --octaves 3 "
+      "--frequency 0.5 --lacunarity 3 --persistence 0.25 --normalize",
+      "1.5 2.25\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, fmt17(f.eval2d(v, 1.5, 2.25)) + "\n");
+}
+
+TEST(CliEval, DerivativesAndFloat) {
+  const perlin::improved_noise n;
+  const auto d = n.noise3d_deriv(0.3, 0.6, 0.9);
+  auto r = run_perlin("eval --derivatives", "0.3 0.6 0.9\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) +
+                       " " + fmt17(d.gradient[2]) + "\n");
+  r = run_perlin("eval --float", "0.3 0.6 0.9\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, fmt17(static_cast<double>(n.noise3d(0.3f, 0.6f, 0.9f))) + "\n");
+}
+
+TEST(CliEval, BadLinesNameTheLineAndExit1) {
+  const struct {
+    const char* input;
+    const char* message;
+  } cases[] = {
+      {"0.5 0.5\nabc 1\n", "line 2: 'abc' is not a number"},
+      {"0.5 0.5\n1 2 3 4 5\n", "line 2: more than 4 numbers"},
+      {"nan 1\n", "line 1: NaN"},
+      {"1 inf\n", "line 1: an infinity"},
+      {"1 -infinity\n", "line 1: an infinity"},
+      {"1e400 0\n", "line 1: '1e400' is out of range"},
+      {"1e20 0\n", "line 1: '1e20' is out of range"},
+      {"0.5\n\n", "line 2: no numbers"},
+      {"0.5 1x\n", "line 1: '1x' is not a number"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_perlin("eval", c.input);
+    EXPECT_EQ(r.status, 1) << c.input;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.rfind("perlin: error: ", 0), 0u) << r.err;
+  }
+  const auto r = run_perlin("eval --dims 2", "0.5 0.5\n0.5 0.5 0.5\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("line 2: expected 2 numbers, got 3"), std::string::npos) << r.err;
+}
+
+TEST(CliEval, BadOptionsExit2WithAMessage) {
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"eval --octaves 0", "octaves"},
+      {"eval --octaves 33", "octaves"},
+      {"eval --period 0", "period"},
+      {"eval --period 3,x", "--period"},
+      {"eval --period 1,2,3,4,5", "--period"},
+      {"eval --lacunarity nan", "lacunarity"},
+      {"eval --persistence inf", "persistence"},
+      {"eval --frequency 0", "frequency"},
+      {"eval --noise simplex", "--noise"},
+      {"eval --fractal pink", "--fractal"},
+      {"eval --interp spline", "--interp"},
+      {"eval --dims 5", "--dims"},
+      {"eval --seed -1", "--seed"},
+      {"eval --bogus", "bogus"},
+      {"frobnicate", "frobnicate"},
+      {"", "subcommand"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_perlin(c.args, "0.5\n");
+    EXPECT_EQ(r.status, 2) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+  }
+}
+
+TEST(CliEval, HelpListsTheOptions) {
+  const auto r = run_perlin("eval --help");
+  EXPECT_EQ(r.status, 0);
+  for (const char* opt : {"--noise", "--interp", "--seed", "--period", "--fractal", "--octaves",
+                          "--frequency", "--lacunarity", "--persistence", "--normalize",
+                          "--derivatives", "--float", "--dims"}) {
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+  }
+}
+
+TEST(CliEval, StreamsManyLines) {
+  std::string input;
+  for (int i = 0; i < 200000; ++i) input += std::to_string(i * 0.01) + " 0.5\n";
+  const auto r = run_perlin("eval", input);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 200000);
+}
+
+}  // namespace

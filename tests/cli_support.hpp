@@ -1,0 +1,54 @@
+// Runs the perlin executable in a shell for the end-to-end tests and captures what it did.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace perlin_test {
+
+struct run_result {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A fresh empty folder under the system's temporary folder, removed by the destructor.
+struct temp_dir {
+  std::filesystem::path path;
+  temp_dir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "perlin-test-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+};
+
+/// Runs `perlin ARGS` with `input` on standard input.
+inline run_result run_perlin(const std::string& args, const std::string& input = "") {
+  const temp_dir dir;
+  const auto in = dir.path / "in", out = dir.path / "out", err = dir.path / "err";
+  std::ofstream(in, std::ios::binary) << input;
+  const std::string cmd = std::string("'") + PERLIN_EXE + "' " + args + " < '" + in.string() +
+                          "' > '" + out.string() + "' 2> '" + err.string() + "'";
+  const int raw = std::system(cmd.c_str());
+  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return {status, slurp(out), slurp(err)};
+}
+
+}  // namespace perlin_test
