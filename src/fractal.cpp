@@ -13,15 +13,6 @@ namespace perlin {
 
 namespace {
 
-/// Decorrelation offsets per axis (documented on fractal::set_decorrelate). Each has an odd
-/// number of 128ths as its fraction, so i * offset is off the lattice for every octave i < 128,
-/// and adding it to a coordinate on a coarse dyadic grid is exact, which keeps periods exact.
-constexpr std::array<double, 4> k_offsets = {101.6171875, 67.4140625, 43.7265625, 29.2421875};
-
-/// A period stays below this once multiplied by lacunarity^i: a multiple of 256 far beyond every
-/// reachable lattice index (2^52), so saturating there changes nothing observable.
-constexpr std::uint64_t k_period_cap = 1ULL << 62;
-
 template <class T>
 T sign_of(T v) noexcept {
   return v > T(0) ? T(1) : (v < T(0) ? T(-1) : T(0));
@@ -32,8 +23,7 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
   const std::uint8_t* perm = l.perm().data();
   std::array<axis_wrap, k_max_dims> wraps = l.wraps();
   const double lac = f.lacunarity();
-  const bool integral = lac == std::floor(lac) && lac >= 1.0 && lac < 4294967296.0;
-  const auto lac_int = integral ? static_cast<std::uint64_t>(lac) : 1;
+  const std::uint64_t lac_int = detail::integral_lacunarity(lac);
   const int octaves = f.active_octaves();
 
   T total = 0;
@@ -47,7 +37,7 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
     T q[D];
     for (int k = 0; k < D; ++k) {
       q[k] = x[k] * freq;
-      if (f.decorrelate()) q[k] = q[k] + static_cast<T>(i * k_offsets[k]);
+      if (f.decorrelate()) q[k] = q[k] + static_cast<T>(i * detail::k_decorrelate_offsets[k]);
     }
     T dn[D];
     const T n = base(perm, wraps.data(), q, grad != nullptr ? dn : nullptr);
@@ -89,15 +79,7 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
     }
     amp *= static_cast<T>(f.persistence());
     freq *= static_cast<T>(lac);
-    if (integral && lac_int > 1) {
-      for (auto& w : wraps) {
-        if (w.period != 0) {
-          const std::uint64_t next = w.period > k_period_cap / lac_int ? k_period_cap
-                                                                        : w.period * lac_int;
-          w = make_axis_wrap(next);
-        }
-      }
-    }
+    detail::scale_periods(wraps, lac_int);
   }
   if (f.normalize()) {
     const T sum = static_cast<T>(f.amplitude_sum());

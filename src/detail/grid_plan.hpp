@@ -1,0 +1,86 @@
+// The plain data that crosses the dispatch boundary: everything a per-target kernel needs to fill
+// rows of a grid or a range of points. No vector types here (STYLE.md: only pointers, sizes and
+// plain structs cross).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "perlin/fractal.hpp"
+#include "perlin/lattice.hpp"
+#include "perlin/value_noise.hpp"
+
+namespace perlin::detail {
+
+/// Extra entries after every per-column table, so that a kernel may load a whole vector at the
+/// last column (16 floats covers 512-bit vectors).
+inline constexpr std::size_t k_pad = 16;
+
+/// One octave of a grid: where it samples and its tables along x (the row direction).
+struct octave_plan {
+  double freq = 1;                          // octave coordinate = x * freq + offset
+  std::array<double, 4> offset{};
+  std::array<axis_wrap, 4> wrap{};
+  /// True: per-sample gathers (cells narrower than a few columns); false: per-cell coefficients.
+  bool gather = false;
+  // Per column (count[0] + k_pad entries, the padding repeats the last column):
+  std::vector<float> fx;        // fraction of the octave coordinate, in [0, 1)
+  std::vector<float> t;         // its blend weight: fade for improved, the interpolation for value
+  std::vector<std::int32_t> cell;  // index of its cell among the cells the row touches
+  std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
+  // Per cell the row touches:
+  std::vector<std::int32_t> cx0, cx1;  // hashed x index of the lower and upper corner
+  std::size_t cells = 0;
+};
+
+/// A whole grid call, built once by the public entry point and read by every thread.
+struct grid_plan {
+  int dims = 2;
+  bool improved = true;  // false: value noise
+  interpolation interp = interpolation::quintic;
+  fractal_kind kind = fractal_kind::none;
+  float normalize_by = 1;  // 1 / sum of amplitudes, or 1
+  bool normalize = false;
+  bool strict = false;
+  std::array<std::size_t, 4> count{1, 1, 1, 1};
+  std::array<double, 4> origin{};
+  std::array<double, 4> step{};
+  std::vector<float> amp;             // per octave
+  std::vector<octave_plan> octaves;
+  std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation as int32, for gathers
+};
+
+/// A batch of float points for the gather kernel.
+struct points_plan {
+  int dims = 3;
+  bool improved = true;
+  interpolation interp = interpolation::quintic;
+  fractal_kind kind = fractal_kind::none;
+  bool normalize = false;
+  float normalize_by = 1;
+  bool strict = false;
+  std::vector<float> amp;
+  std::vector<double> freq;
+  std::vector<std::array<double, 4>> offset;
+  std::vector<std::array<std::uint32_t, 4>> mask;  // per octave and axis: the index mask
+  const float* coord[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::array<std::int32_t, 512 + 16> perm{};
+};
+
+/// The per-target entry points, filled by the kernels' translation unit for each target.
+using fill_rows_fn = void (*)(const grid_plan&, std::size_t row_begin, std::size_t row_end,
+                              float* out);
+using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size_t end,
+                                float* out);
+
+struct kernels {
+  fill_rows_fn fill_rows;
+  eval_points_fn eval_points;
+};
+
+/// The kernels of the active target (the best one this CPU supports, not above the cap).
+const kernels& active_kernels();
+
+}  // namespace perlin::detail

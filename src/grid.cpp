@@ -1,0 +1,315 @@
+// Bulk entry points: validate once, build the plan (per-column tables, per-octave parameters),
+// split rows or points over threads, and call the active target's kernels once per chunk.
+#include "perlin/grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "detail/grid_plan.hpp"
+#include "detail/kernel.hpp"
+#include "perlin/error.hpp"
+
+namespace perlin {
+
+namespace {
+
+/// Cells narrower than this many samples are hashed per sample (gathers), not per cell.
+constexpr double k_gather_below_width = 3.0;
+
+std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
+  if (b != 0 && a > std::numeric_limits<std::size_t>::max() / b) {
+    detail::throw_invalid(what, "the number of samples overflows std::size_t");
+  }
+  return a * b;
+}
+
+unsigned thread_count(unsigned requested, std::size_t work_items) {
+  unsigned t = requested == 0 ? std::max(1u, std::thread::hardware_concurrency()) : requested;
+  if (work_items < t) t = static_cast<unsigned>(std::max<std::size_t>(1, work_items));
+  return t;
+}
+
+/// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks. Chunks never share an
+/// output element, so the result does not depend on the thread count.
+template <class F>
+void parallel_for(std::size_t n, unsigned threads, F&& fn) {
+  if (threads <= 1) {
+    fn(std::size_t{0}, n);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  const auto chunk = [&](unsigned k) {
+    try {
+      fn(n * k / threads, n * (k + 1) / threads);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(chunk, k);
+  chunk(0);
+  for (auto& t : pool) t.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+void check_grid(const grid& g) {
+  (void)g.size();
+  for (std::size_t k = 0; k < g.dims; ++k) {
+    if (!std::isfinite(g.origin[k])) detail::throw_invalid("origin", "must be finite");
+    if (!std::isfinite(g.step[k])) detail::throw_invalid("step", "must be finite");
+  }
+}
+
+template <class T>
+void check_out(std::span<T> out, std::size_t n, const char* name) {
+  if (out.size() != n) {
+    detail::throw_invalid(name, "must hold exactly " + std::to_string(n) + " values, got " +
+                                    std::to_string(out.size()));
+  }
+}
+
+/// Per-octave frequency, amplitude, offsets and periods, accumulated as the scalar fractal does.
+struct octave_params {
+  double freq;
+  double amp;
+  std::array<double, 4> offset;
+  std::array<axis_wrap, k_max_dims> wrap;
+};
+
+std::vector<octave_params> octave_list(const field& f) {
+  const fractal& fr = f.fractal();
+  std::vector<octave_params> out;
+  double freq = fr.frequency();
+  double amp = 1;
+  auto wraps = f.lattice().wraps();
+  const std::uint64_t lac_int = detail::integral_lacunarity(fr.lacunarity());
+  for (int i = 0; i < fr.active_octaves(); ++i) {
+    octave_params o{freq, amp, {}, wraps};
+    if (fr.decorrelate()) {
+      for (std::size_t k = 0; k < 4; ++k) o.offset[k] = i * detail::k_decorrelate_offsets[k];
+    }
+    out.push_back(o);
+    amp *= fr.persistence();
+    freq *= fr.lacunarity();
+    detail::scale_periods(wraps, lac_int);
+  }
+  return out;
+}
+
+double blend(const field& f, double t) {
+  if (f.kind() == noise_kind::improved) return detail::fade(t);
+  double unused;
+  return detail::interp_weight(std::get<value_noise>(f.base()).interp(), t, &unused);
+}
+
+template <class Plan>
+void fill_common(Plan& plan, const field& f, bool strict) {
+  const perlin::permutation& perm = f.lattice().perm();
+  for (std::size_t i = 0; i < 512; ++i) plan.perm[i] = perm[i];
+  plan.improved = f.kind() == noise_kind::improved;
+  if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
+  plan.kind = f.fractal().kind();
+  plan.normalize = f.fractal().normalize();
+  plan.normalize_by = static_cast<float>(1.0 / f.fractal().amplitude_sum());
+  plan.strict = strict;
+}
+
+detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
+  detail::grid_plan plan;
+  fill_common(plan, f, strict);
+  plan.dims = static_cast<int>(g.dims);
+  for (std::size_t k = 0; k < g.dims; ++k) {
+    plan.count[k] = g.count[k];
+    plan.origin[k] = g.origin[k];
+    plan.step[k] = g.step[k];
+  }
+  const std::size_t nx = g.count[0];
+  for (const auto& op : octave_list(f)) {
+    detail::octave_plan o;
+    o.freq = op.freq;
+    o.offset = op.offset;
+    o.wrap = op.wrap;
+    plan.amp.push_back(static_cast<float>(op.amp));
+    o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * k_gather_below_width > 1.0;
+    const std::size_t padded = nx + detail::k_pad;
+    o.fx.resize(padded);
+    o.t.resize(padded);
+    o.cell.resize(padded);
+    o.px0.resize(padded);
+    o.px1.resize(padded);
+    double previous_floor = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < padded; ++i) {
+      const std::size_t col = std::min(i, nx - 1);
+      const double x = g.origin[0] + static_cast<double>(col) * g.step[0];
+      const double q = x * op.freq + op.offset[0];
+      const double fl = std::floor(q);
+      const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
+      o.fx[i] = static_cast<float>(q - fl);
+      o.t[i] = static_cast<float>(blend(f, q - fl));
+      o.px0[i] = plan.perm[li.i0];
+      o.px1[i] = plan.perm[li.i1];
+      if (i < nx && fl != previous_floor) {  // a new cell along the row
+        o.cx0.push_back(static_cast<std::int32_t>(li.i0));
+        o.cx1.push_back(static_cast<std::int32_t>(li.i1));
+        previous_floor = fl;
+      }
+      o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
+    }
+    o.cells = o.cx0.size();
+    plan.octaves.push_back(std::move(o));
+  }
+  return plan;
+}
+
+template <class T, class F>
+void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
+  const std::size_t nx = g.count[0];
+  const std::size_t rows = g.size() / nx;
+  parallel_for(rows, thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
+    for (std::size_t row = rb; row < re; ++row) {
+      T p[4] = {};
+      std::size_t rem = row;
+      for (std::size_t a = 1; a < g.dims; ++a) {
+        p[a] = g.origin[a] + static_cast<double>(rem % g.count[a]) * g.step[a];
+        rem /= g.count[a];
+      }
+      for (std::size_t i = 0; i < nx; ++i) {
+        p[0] = g.origin[0] + static_cast<double>(i) * g.step[0];
+        per_sample(row * nx + i, std::span<const T>(p, g.dims));
+      }
+    }
+  });
+}
+
+}  // namespace
+
+std::size_t grid::size() const {
+  if (dims < 1 || dims > k_max_dims) {
+    detail::throw_invalid("dims", "must be 1 to 4, got " + std::to_string(dims));
+  }
+  std::size_t n = 1;
+  for (std::size_t k = 0; k < dims; ++k) {
+    if (count[k] == 0) detail::throw_invalid("count", "every count must be at least 1");
+    n = checked_mul(n, count[k], "count");
+  }
+  return n;
+}
+
+void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_options& o) {
+  check_grid(g);
+  const std::size_t n = g.size();
+  check_out(out, n, "out");
+  const detail::grid_plan plan = make_plan(f, g, o.strict);
+  const detail::kernels& k = detail::active_kernels();
+  const std::size_t nx = g.count[0];
+  const std::size_t rows = n / nx;
+  parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
+    k.fill_rows(plan, rb, re, out.data() + rb * nx);
+  });
+}
+
+void fill_grid(const field& f, const grid& g, std::span<double> out, const bulk_options& o) {
+  check_grid(g);
+  check_out(out, g.size(), "out");
+  scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
+    out[idx] = f.eval<double>(p);
+  });
+}
+
+void fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
+                     std::span<float> gradient, const bulk_options& o) {
+  check_grid(g);
+  const std::size_t n = g.size();
+  check_out(out, n, "out");
+  check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
+  scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
+    double grad[4];
+    out[idx] = static_cast<float>(f.eval<double>(p, std::span<double>(grad, p.size())));
+    for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = static_cast<float>(grad[k]);
+  });
+}
+
+namespace {
+
+template <class T>
+std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
+  const std::span<const T> axes[4] = {p.x, p.y, p.z, p.w};
+  std::size_t dims = 0;
+  while (dims < 4 && !axes[dims].empty()) ++dims;
+  if (dims == 0) detail::throw_invalid("points", "need at least the x coordinates");
+  for (std::size_t k = dims; k < 4; ++k) {
+    if (!axes[k].empty()) detail::throw_invalid("points", "coordinate arrays must be leading (x, then y, ...)");
+  }
+  for (std::size_t k = 0; k < dims; ++k) {
+    if (axes[k].size() != n_out) {
+      detail::throw_invalid("points", "every coordinate array must be as long as out (" +
+                                          std::to_string(n_out) + ")");
+    }
+  }
+  return dims;
+}
+
+}  // namespace
+
+void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
+                 const bulk_options& o) {
+  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t n = out.size();
+  const auto octaves = octave_list(f);
+  bool simd = dims <= 3;
+  for (const auto& op : octaves) {
+    for (std::size_t k = 0; k < dims; ++k) simd &= !op.wrap[k].modulo;
+  }
+  const unsigned threads = thread_count(o.threads, n / 4096 + 1);
+  if (!simd) {
+    const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
+    parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        double q[4];
+        for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
+        out[i] = static_cast<float>(f.eval<double>(std::span<const double>(q, dims)));
+      }
+    });
+    return;
+  }
+  detail::points_plan plan;
+  fill_common(plan, f, o.strict);
+  plan.dims = static_cast<int>(dims);
+  plan.coord[0] = p.x.data();
+  plan.coord[1] = p.y.data();
+  plan.coord[2] = p.z.data();
+  for (const auto& op : octaves) {
+    plan.amp.push_back(static_cast<float>(op.amp));
+    plan.freq.push_back(op.freq);
+    plan.offset.push_back(op.offset);
+    plan.mask.push_back({op.wrap[0].mask, op.wrap[1].mask, op.wrap[2].mask, op.wrap[3].mask});
+  }
+  const detail::kernels& k = detail::active_kernels();
+  parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+    k.eval_points(plan, b, e, out.data() + b);
+  });
+}
+
+void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
+                 const bulk_options& o) {
+  const std::size_t dims = point_dims(p, out.size());
+  const double* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
+  const std::size_t n = out.size();
+  parallel_for(n, thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      double q[4];
+      for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
+      out[i] = f.eval<double>(std::span<const double>(q, dims));
+    }
+  });
+}
+
+}  // namespace perlin

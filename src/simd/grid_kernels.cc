@@ -1,0 +1,563 @@
+// Per-target SIMD kernels for grids and point batches. Compiled once for every Highway target
+// (foreach_target.h); the only code that includes hwy/highway.h.
+//
+// Two ways to fill a row of a grid (the x axis):
+//  - cells: hash each lattice cell the row touches once, reduce it to four coefficients so that
+//    the noise inside the cell is lerp(t(x), a0 + b0 x, a1 + b1 (x - 1)), then evaluate that per
+//    sample with a few multiply-adds. Best when a cell spans several samples.
+//  - gather: hash every sample with vector gathers from the permutation table. Best when cells
+//    are narrower than a few samples (the high octaves of a fractal), and for point batches.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/grid_kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "detail/grid_plan.hpp"
+#include "detail/kernel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace perlin::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DI = hn::RebindToSigned<DF>;
+using VF = hn::Vec<DF>;
+using VI = hn::Vec<DI>;
+
+/// a*b + c: fused unless strict, so that strict mode gives the same bits on every target.
+template <bool Strict>
+HWY_INLINE VF mul_add(VF a, VF b, VF c) {
+  if constexpr (Strict) {
+    return hn::Add(hn::Mul(a, b), c);
+  } else {
+    return hn::MulAdd(a, b, c);
+  }
+}
+
+/// Ken Perlin's lerp a + t (b - a).
+template <bool Strict>
+HWY_INLINE VF lerp_v(VF t, VF a, VF b) {
+  return mul_add<Strict>(t, hn::Sub(b, a), a);
+}
+
+/// Ken Perlin's fade, evaluated like the reference.
+template <bool Strict>
+HWY_INLINE VF fade_v(VF t) {
+  const DF df;
+  const VF inner = mul_add<Strict>(t, mul_add<Strict>(t, hn::Set(df, 6.0f), hn::Set(df, -15.0f)),
+                                   hn::Set(df, 10.0f));
+  return hn::Mul(hn::Mul(hn::Mul(t, t), t), inner);
+}
+
+/// The reference grad(hash, x, y, z) = (+-u) + (+-v), without branches: u and v are selected by
+/// comparisons, and bits 0 and 1 of the hash become sign flips.
+HWY_INLINE VF grad_v(VI h, VF x, VF y, VF z) {
+  const DF df;
+  const DI di;
+  const VI h15 = hn::And(h, hn::Set(di, 15));
+  const VF u = hn::IfThenElse(hn::RebindMask(df, hn::Lt(h15, hn::Set(di, 8))), x, y);
+  const auto takes_x = hn::Or(hn::Eq(h15, hn::Set(di, 12)), hn::Eq(h15, hn::Set(di, 14)));
+  const VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(h15, hn::Set(di, 4))), y,
+                              hn::IfThenElse(hn::RebindMask(df, takes_x), x, z));
+  const VF su = hn::BitCast(df, hn::ShiftLeft<31>(h));
+  const VF sv = hn::BitCast(df, hn::ShiftLeft<30>(hn::And(h, hn::Set(di, 2))));
+  return hn::Add(hn::Xor(u, su), hn::Xor(v, sv));
+}
+
+/// The per-axis lattice data of a vector of samples: hashed indices, fraction and blend weight.
+struct lanes_axis {
+  VI i0, i1;
+  VF f, t;
+};
+
+/// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core. `a0`/`a1` are
+/// p[x0] and p[x1] (the first level of the hash).
+template <int D, bool Improved, bool Strict>
+HWY_INLINE VF corners_v(const std::int32_t* HWY_RESTRICT p, VI a0, VI a1, const VF fx,
+                        const VF tx, const lanes_axis& y, const lanes_axis& z) {
+  const DF df;
+  const DI di;
+  VI h[8];
+  h[0] = a0;
+  h[1] = a1;
+  // Level y, then level z; a missing axis hashes with index 0 (the slice of the 3-D noise).
+  if constexpr (D >= 2) {
+    h[2] = hn::GatherIndex(di, p, hn::Add(h[0], y.i1));
+    h[3] = hn::GatherIndex(di, p, hn::Add(h[1], y.i1));
+    h[0] = hn::GatherIndex(di, p, hn::Add(h[0], y.i0));
+    h[1] = hn::GatherIndex(di, p, hn::Add(h[1], y.i0));
+  } else {
+    h[0] = hn::GatherIndex(di, p, h[0]);
+    h[1] = hn::GatherIndex(di, p, h[1]);
+  }
+  constexpr int n2 = D >= 2 ? 4 : 2;
+  if constexpr (D >= 3) {
+    for (int j = 0; j < 4; ++j) {
+      h[j + 4] = hn::GatherIndex(di, p, hn::Add(h[j], z.i1));
+      h[j] = hn::GatherIndex(di, p, hn::Add(h[j], z.i0));
+    }
+  } else {
+    for (int j = 0; j < n2; ++j) h[j] = hn::GatherIndex(di, p, h[j]);
+  }
+  constexpr int n = 1 << D;
+  VF c[8];
+  if constexpr (Improved) {
+    const VF one = hn::Set(df, 1.0f);
+    const VF xs[2] = {fx, hn::Sub(fx, one)};
+    const VF zero = hn::Zero(df);
+    const VF ys[2] = {D >= 2 ? y.f : zero, D >= 2 ? hn::Sub(y.f, one) : zero};
+    const VF zs[2] = {D >= 3 ? z.f : zero, D >= 3 ? hn::Sub(z.f, one) : zero};
+    for (int k = 0; k < n; ++k) c[k] = grad_v(h[k], xs[k & 1], ys[(k >> 1) & 1], zs[(k >> 2) & 1]);
+  } else {
+    const VF scale = hn::Set(df, 1.0f / 127.5f);
+    const VF minus1 = hn::Set(df, -1.0f);
+    for (int k = 0; k < n; ++k) c[k] = mul_add<Strict>(hn::ConvertTo(df, h[k]), scale, minus1);
+  }
+  for (int k = 0; k < n / 2; ++k) c[k] = lerp_v<Strict>(tx, c[2 * k], c[2 * k + 1]);
+  if constexpr (D >= 2) {
+    for (int k = 0; k < n / 4; ++k) c[k] = lerp_v<Strict>(y.t, c[2 * k], c[2 * k + 1]);
+  }
+  if constexpr (D >= 3) c[0] = lerp_v<Strict>(z.t, c[0], c[1]);
+  return c[0];
+}
+
+/// The lattice data of one axis of a grid row (scalar, in double like the reference).
+struct row_axis {
+  std::uint32_t i0 = 0, i1 = 0;
+  double f = 0, t = 0;
+};
+
+inline double blend_weight(bool improved, interpolation interp, double f) {
+  if (improved) return fade(f);
+  double unused;
+  return interp_weight(interp, f, &unused);
+}
+
+/// Axes 1..dims-1 of grid row `row` for octave `o`.
+inline void row_setup(const grid_plan& g, const octave_plan& o, std::size_t row, row_axis* ax) {
+  std::size_t rem = row;
+  for (int a = 1; a < g.dims; ++a) {
+    const std::size_t idx = rem % g.count[a];
+    rem /= g.count[a];
+    const double coord = g.origin[a] + static_cast<double>(idx) * g.step[a];
+    const double q = coord * o.freq + o.offset[a];
+    const double fl = std::floor(q);
+    const axis_index li = lattice_index(fl, o.wrap[a]);
+    ax[a].i0 = li.i0;
+    ax[a].i1 = li.i1;
+    ax[a].f = q - fl;
+    ax[a].t = blend_weight(g.improved, g.interp, ax[a].f);
+  }
+}
+
+/// The four coefficients of every cell the row touches (scalar, double, then rounded).
+template <int D>
+void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis* ax, float* a0,
+                       float* b0, float* a1, float* b1) {
+  const std::int32_t* p = g.perm.data();
+  constexpr int depth = D <= 3 ? 3 : 4;
+  constexpr int combos = 1 << (D - 1);
+  double weight[combos];
+  double rest_f[combos][4];
+  for (int m = 0; m < combos; ++m) {
+    double w = 1;
+    for (int k = 1; k < D; ++k) {
+      const int bit = (m >> (k - 1)) & 1;
+      w *= bit ? ax[k].t : 1.0 - ax[k].t;
+      rest_f[m][k] = bit ? ax[k].f - 1.0 : ax[k].f;
+    }
+    weight[m] = w;
+  }
+  for (std::size_t c = 0; c < o.cells; ++c) {
+    const std::int32_t hx[2] = {p[o.cx0[c]], p[o.cx1[c]]};
+    double A[2] = {0, 0}, B[2] = {0, 0};
+    for (int xb = 0; xb < 2; ++xb) {
+      for (int m = 0; m < combos; ++m) {
+        std::int32_t h = hx[xb];
+        for (int k = 1; k < depth; ++k) {
+          if (k < D) {
+            h = p[h + static_cast<std::int32_t>(((m >> (k - 1)) & 1) ? ax[k].i1 : ax[k].i0)];
+          } else {
+            h = p[h];
+          }
+        }
+        if (g.improved) {
+          double rest = 0;
+          double gx;
+          if constexpr (D == 4) {
+            const auto& gr = k_grad4[h & 31];
+            gx = gr[0];
+            for (int k = 1; k < 4; ++k) rest += gr[k] * rest_f[m][k];
+          } else {
+            const auto& gr = k_grad3[h & 15];
+            gx = gr[0];
+            for (int k = 1; k < D; ++k) rest += gr[k] * rest_f[m][k];
+          }
+          A[xb] += weight[m] * rest;
+          B[xb] += weight[m] * gx;
+        } else {
+          A[xb] += weight[m] * (h / 127.5 - 1.0);
+        }
+      }
+    }
+    a0[c] = static_cast<float>(A[0]);
+    b0[c] = static_cast<float>(B[0]);
+    a1[c] = static_cast<float>(A[1]);
+    b1[c] = static_cast<float>(B[1]);
+  }
+}
+
+/// One octave of one row by the cell method, into out[0 .. nx + padding).
+template <bool Strict>
+void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const float* a1,
+                  const float* b1, std::size_t nx, float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const VF one = hn::Set(df, 1.0f);
+  for (std::size_t i = 0; i < nx; i += N) {
+    const std::int32_t first = o.cell[i], last = o.cell[i + N - 1];
+    VF A0, B0, A1, B1;
+    if (first == last) {
+      A0 = hn::Set(df, a0[first]);
+      B0 = hn::Set(df, b0[first]);
+      A1 = hn::Set(df, a1[first]);
+      B1 = hn::Set(df, b1[first]);
+    } else {
+      const VI ci = hn::LoadU(di, o.cell.data() + i);
+      A0 = hn::GatherIndex(df, a0, ci);
+      B0 = hn::GatherIndex(df, b0, ci);
+      A1 = hn::GatherIndex(df, a1, ci);
+      B1 = hn::GatherIndex(df, b1, ci);
+    }
+    const VF fx = hn::LoadU(df, o.fx.data() + i);
+    const VF t = hn::LoadU(df, o.t.data() + i);
+    const VF lo = mul_add<Strict>(B0, fx, A0);
+    const VF hi = mul_add<Strict>(B1, hn::Sub(fx, one), A1);
+    hn::StoreU(lerp_v<Strict>(t, lo, hi), df, out + i);
+  }
+}
+
+/// One octave of one row by per-sample gathers (D <= 3).
+template <int D, bool Improved, bool Strict>
+void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax, std::size_t nx,
+                    float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  lanes_axis y{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+  lanes_axis z = y;
+  if constexpr (D >= 2) {
+    y = {hn::Set(di, static_cast<std::int32_t>(ax[1].i0)),
+         hn::Set(di, static_cast<std::int32_t>(ax[1].i1)), hn::Set(df, static_cast<float>(ax[1].f)),
+         hn::Set(df, static_cast<float>(ax[1].t))};
+  }
+  if constexpr (D >= 3) {
+    z = {hn::Set(di, static_cast<std::int32_t>(ax[2].i0)),
+         hn::Set(di, static_cast<std::int32_t>(ax[2].i1)), hn::Set(df, static_cast<float>(ax[2].f)),
+         hn::Set(df, static_cast<float>(ax[2].t))};
+  }
+  for (std::size_t i = 0; i < nx; i += N) {
+    const VI a0 = hn::LoadU(di, o.px0.data() + i);
+    const VI a1 = hn::LoadU(di, o.px1.data() + i);
+    const VF fx = hn::LoadU(df, o.fx.data() + i);
+    const VF tx = hn::LoadU(df, o.t.data() + i);
+    hn::StoreU(corners_v<D, Improved, Strict>(g.perm.data(), a0, a1, fx, tx, y, z), df, out + i);
+  }
+}
+
+/// Adds one octave's row `n` into the running `total` (and ridged `weight`).
+template <bool Strict>
+void combine(fractal_kind kind, float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT total,
+             float* HWY_RESTRICT weight, std::size_t count) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  const VF a = hn::Set(df, amp);
+  const VF one = hn::Set(df, 1.0f);
+  const VF two = hn::Set(df, 2.0f);
+  for (std::size_t i = 0; i < count; i += N) {
+    const VF v = hn::LoadU(df, n + i);
+    VF s;
+    switch (kind) {
+      case fractal_kind::turbulence: s = hn::Abs(v); break;
+      case fractal_kind::billow: s = hn::Sub(hn::Mul(two, hn::Abs(v)), one); break;
+      case fractal_kind::ridged: {
+        const VF r = hn::Sub(one, hn::Abs(v));
+        const VF w = hn::LoadU(df, weight + i);
+        s = hn::Mul(hn::Mul(r, r), w);
+        hn::StoreU(hn::Min(hn::Max(hn::Mul(s, two), hn::Zero(df)), one), df, weight + i);
+        break;
+      }
+      default: s = v; break;
+    }
+    hn::StoreU(mul_add<Strict>(s, a, hn::LoadU(df, total + i)), df, total + i);
+  }
+}
+
+template <int D, bool Strict>
+void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out) {
+  const std::size_t nx = g.count[0];
+  const std::size_t padded = nx + k_pad;
+  std::size_t max_cells = 0;
+  for (const auto& o : g.octaves) max_cells = std::max(max_cells, o.cells);
+  std::vector<float> coeff(4 * (max_cells + k_pad));
+  float* a0 = coeff.data();
+  float* b0 = a0 + max_cells + k_pad;
+  float* a1 = b0 + max_cells + k_pad;
+  float* b1 = a1 + max_cells + k_pad;
+  std::vector<float> noise(padded), total(padded), weight(padded);
+  const bool single = g.kind == fractal_kind::none || g.kind == fractal_kind::fbm
+                          ? g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize
+                          : false;
+  for (std::size_t row = row_begin; row < row_end; ++row) {
+    std::fill(total.begin(), total.end(), 0.0f);
+    std::fill(weight.begin(), weight.end(), 1.0f);
+    for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
+      const octave_plan& o = g.octaves[oi];
+      row_axis ax[4];
+      row_setup(g, o, row, ax);
+      float* dst = single ? total.data() : noise.data();
+      bool done = false;
+      if constexpr (D <= 3) {
+        if (o.gather) {
+          if (g.improved) {
+            row_by_gathers<D, true, Strict>(g, o, ax, nx, dst);
+          } else {
+            row_by_gathers<D, false, Strict>(g, o, ax, nx, dst);
+          }
+          done = true;
+        }
+      }
+      if (!done) {
+        cell_coefficients<D>(g, o, ax, a0, b0, a1, b1);
+        row_by_cells<Strict>(o, a0, b0, a1, b1, nx, dst);
+      }
+      if (!single) combine<Strict>(g.kind, g.amp[oi], noise.data(), total.data(), weight.data(), nx);
+    }
+    if (g.normalize) {
+      for (std::size_t i = 0; i < nx; ++i) total[i] *= g.normalize_by;
+    }
+    std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out + (row - row_begin) * nx);
+  }
+}
+
+void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out) {
+  switch (g.dims * 2 + (g.strict ? 1 : 0)) {
+    case 2: return fill_rows_t<1, false>(g, row_begin, row_end, out);
+    case 3: return fill_rows_t<1, true>(g, row_begin, row_end, out);
+    case 4: return fill_rows_t<2, false>(g, row_begin, row_end, out);
+    case 5: return fill_rows_t<2, true>(g, row_begin, row_end, out);
+    case 6: return fill_rows_t<3, false>(g, row_begin, row_end, out);
+    case 7: return fill_rows_t<3, true>(g, row_begin, row_end, out);
+    case 8: return fill_rows_t<4, false>(g, row_begin, row_end, out);
+    default: return fill_rows_t<4, true>(g, row_begin, row_end, out);
+  }
+}
+
+/// Lattice data of one axis for a vector of float coordinates (octave frequency 1, no offset).
+/// Coordinates of 2^24 and beyond are integers: they are first reduced modulo 256 (exactly), so
+/// that the int32 conversion never overflows.
+HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
+                                       interpolation interp) {
+  const DF df;
+  const DI di;
+  const VF big = hn::Set(df, 16777216.0f);
+  const VF reduced = hn::Sub(
+      x, hn::Mul(hn::Floor(hn::Mul(x, hn::Set(df, 1.0f / 256.0f))), hn::Set(df, 256.0f)));
+  const VF xr = hn::IfThenElse(hn::Ge(hn::Abs(x), big), reduced, x);
+  const VF fl = hn::Floor(xr);
+  const VF f = hn::Sub(xr, fl);
+  const VI i = hn::ConvertTo(di, fl);
+  const VI m = hn::Set(di, static_cast<std::int32_t>(mask));
+  lanes_axis a{hn::And(i, m), hn::And(hn::Add(i, hn::Set(di, 1)), m), f, f};
+  if (improved) {
+    a.t = fade_v<false>(f);
+  } else if (interp == interpolation::cubic) {
+    a.t = hn::Mul(hn::Mul(f, f), hn::Sub(hn::Set(df, 3.0f), hn::Add(f, f)));
+  } else if (interp == interpolation::quintic) {
+    a.t = fade_v<false>(f);
+  }
+  return a;
+}
+
+template <int D, bool Improved, bool Strict>
+void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const std::int32_t* p = pp.perm.data();
+  const std::size_t octaves = pp.amp.size();
+  const bool plain = octaves == 1 && pp.freq[0] == 1.0 && pp.offset[0] == std::array<double, 4>{};
+  HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
+  HWY_ALIGN std::int32_t ibuf[4][2][64];
+  HWY_ALIGN float tmp[64];
+  for (std::size_t i = begin; i < end; i += N) {
+    const std::size_t lanes = std::min(N, end - i);
+    VF total = hn::Zero(df);
+    VF weight = hn::Set(df, 1.0f);
+    for (std::size_t oi = 0; oi < octaves; ++oi) {
+      lanes_axis ax[3];
+      for (int a = 0; a < D; ++a) {
+        if (plain && lanes == N && (Improved || pp.interp == interpolation::quintic ||
+                                    pp.interp == interpolation::cubic ||
+                                    pp.interp == interpolation::linear)) {
+          ax[a] = axis_from_coords(hn::LoadU(df, pp.coord[a] + i), pp.mask[oi][a], Improved,
+                                   pp.interp);
+        } else {
+          // Prepass in double: the octave coordinate x * freq + offset, split exactly.
+          for (std::size_t l = 0; l < N; ++l) {
+            const std::size_t src = i + std::min(l, lanes - 1);
+            const double q = static_cast<double>(pp.coord[a][src]) * pp.freq[oi] +
+                             pp.offset[oi][a];
+            const double fl = std::floor(q);
+            axis_wrap w;
+            w.mask = pp.mask[oi][a];
+            const axis_index li = lattice_index(fl, w);
+            ibuf[a][0][l] = static_cast<std::int32_t>(li.i0);
+            ibuf[a][1][l] = static_cast<std::int32_t>(li.i1);
+            buf[a][0][l] = static_cast<float>(q - fl);
+            buf[a][1][l] = static_cast<float>(blend_weight(Improved, pp.interp, q - fl));
+          }
+          ax[a] = {hn::Load(di, ibuf[a][0]), hn::Load(di, ibuf[a][1]), hn::Load(df, buf[a][0]),
+                   hn::Load(df, buf[a][1])};
+        }
+      }
+      const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+      const VI a0 = hn::GatherIndex(di, p, ax[0].i0);
+      const VI a1 = hn::GatherIndex(di, p, ax[0].i1);
+      const VF n = corners_v<D, Improved, Strict>(p, a0, a1, ax[0].f, ax[0].t,
+                                                  D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none);
+      if (octaves == 1 && pp.amp[0] == 1.0f && pp.kind != fractal_kind::turbulence &&
+          pp.kind != fractal_kind::billow && pp.kind != fractal_kind::ridged) {
+        total = n;
+        continue;
+      }
+      hn::Store(n, df, tmp);
+      HWY_ALIGN float t_arr[64];
+      HWY_ALIGN float w_arr[64];
+      hn::Store(total, df, t_arr);
+      hn::Store(weight, df, w_arr);
+      combine<Strict>(pp.kind, pp.amp[oi], tmp, t_arr, w_arr, N);
+      total = hn::Load(df, t_arr);
+      weight = hn::Load(df, w_arr);
+    }
+    if (pp.normalize) total = hn::Mul(total, hn::Set(df, pp.normalize_by));
+    hn::Store(total, df, tmp);
+    std::copy(tmp, tmp + lanes, out + (i - begin));
+  }
+}
+
+void eval_points(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
+  const int key = pp.dims * 4 + (pp.improved ? 2 : 0) + (pp.strict ? 1 : 0);
+  switch (key) {
+    case 4: return points_t<1, false, false>(pp, begin, end, out);
+    case 5: return points_t<1, false, true>(pp, begin, end, out);
+    case 6: return points_t<1, true, false>(pp, begin, end, out);
+    case 7: return points_t<1, true, true>(pp, begin, end, out);
+    case 8: return points_t<2, false, false>(pp, begin, end, out);
+    case 9: return points_t<2, false, true>(pp, begin, end, out);
+    case 10: return points_t<2, true, false>(pp, begin, end, out);
+    case 11: return points_t<2, true, true>(pp, begin, end, out);
+    case 12: return points_t<3, false, false>(pp, begin, end, out);
+    case 13: return points_t<3, false, true>(pp, begin, end, out);
+    case 14: return points_t<3, true, false>(pp, begin, end, out);
+    default: return points_t<3, true, true>(pp, begin, end, out);
+  }
+}
+
+const kernels k_kernels = {&fill_rows, &eval_points};
+const kernels* get_kernels() { return &k_kernels; }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace perlin::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <atomic>
+#include <string>
+
+#include "perlin/error.hpp"
+#include "perlin/targets.hpp"
+
+namespace perlin {
+namespace detail {
+
+HWY_EXPORT(get_kernels);
+
+namespace {
+
+struct target_entry {
+  std::int64_t bit;
+  std::string name;
+  const kernels* k;
+};
+
+/// The compiled targets this CPU supports, best first (Highway: a lower bit is better).
+const std::vector<target_entry>& registry() {
+  static const std::vector<target_entry> entries = [] {
+    std::vector<target_entry> v;
+    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
+      v.push_back({t, hwy::TargetName(t), HWY_STATIC_DISPATCH(get_kernels)()});
+#else
+      // Index into Highway's dispatch table, as hwy::ChosenTarget::GetIndex computes it.
+      std::int64_t m = HWY_CHOSEN_TARGET_SHIFT(t);
+      if (m == 0) m = HWY_CHOSEN_TARGET_MASK_SCALAR;
+      const auto index = hwy::Num0BitsBelowLS1Bit_Nonzero64(static_cast<std::uint64_t>(m));
+      const auto fn = HWY_DISPATCH_TABLE(get_kernels)[index];
+      if (fn != nullptr) v.push_back({t, hwy::TargetName(t), fn()});
+#endif
+    }
+    return v;
+  }();
+  return entries;
+}
+
+/// Index into registry() of the best allowed target; 0 = no cap.
+std::atomic<std::size_t> g_cap{0};
+
+}  // namespace
+
+const kernels& active_kernels() {
+  const auto& r = registry();
+  return *r[std::min(g_cap.load(std::memory_order_relaxed), r.size() - 1)].k;
+}
+
+}  // namespace detail
+
+std::vector<std::string> available_targets() {
+  std::vector<std::string> names;
+  for (const auto& e : detail::registry()) names.push_back(e.name);
+  return names;
+}
+
+std::string active_target() {
+  const auto& r = detail::registry();
+  return r[std::min(detail::g_cap.load(std::memory_order_relaxed), r.size() - 1)].name;
+}
+
+void set_max_target(std::string_view name) {
+  if (name.empty()) {
+    detail::g_cap.store(0);
+    return;
+  }
+  const auto& r = detail::registry();
+  std::string valid;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (r[i].name == name) {
+      detail::g_cap.store(i);
+      return;
+    }
+    valid += (i ? ", " : "") + r[i].name;
+  }
+  detail::throw_invalid("simd", "unknown or unsupported target '" + std::string(name) +
+                                    "' (available here: " + valid + ")");
+}
+
+}  // namespace perlin
+#endif  // HWY_ONCE
