@@ -59,7 +59,7 @@ void fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
 /// arrays (x alone is 1-D, x and y 2-D, ...). All arrays have the same length.
 template <class T>
 struct point_set {
-  std::span<const T> x, y, z, w;
+  std::span<const T> x{}, y{}, z{}, w{};
 };
 
 /// Evaluates the field at every point into `out` (as long as the arrays).

@@ -362,6 +362,7 @@ void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, f
 /// Lattice data of one axis for a vector of float coordinates (octave frequency 1, no offset).
 /// Coordinates of 2^24 and beyond are integers: they are first reduced modulo 256 (exactly), so
 /// that the int32 conversion never overflows.
+template <bool Strict>
 HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
                                        interpolation interp) {
   const DF df;
@@ -375,12 +376,10 @@ HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
   const VI i = hn::ConvertTo(di, fl);
   const VI m = hn::Set(di, static_cast<std::int32_t>(mask));
   lanes_axis a{hn::And(i, m), hn::And(hn::Add(i, hn::Set(di, 1)), m), f, f};
-  if (improved) {
-    a.t = fade_v<false>(f);
+  if (improved || interp == interpolation::quintic) {
+    a.t = fade_v<Strict>(f);
   } else if (interp == interpolation::cubic) {
     a.t = hn::Mul(hn::Mul(f, f), hn::Sub(hn::Set(df, 3.0f), hn::Add(f, f)));
-  } else if (interp == interpolation::quintic) {
-    a.t = fade_v<false>(f);
   }
   return a;
 }
@@ -396,23 +395,29 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
+  HWY_ALIGN float tail[4][64];  // the last, partial vector, padded with its last point
   for (std::size_t i = begin; i < end; i += N) {
     const std::size_t lanes = std::min(N, end - i);
+    const float* coord[4];
+    for (int a = 0; a < D; ++a) {
+      coord[a] = pp.coord[a] + i;
+      if (lanes < N) {
+        for (std::size_t l = 0; l < N; ++l) tail[a][l] = coord[a][std::min(l, lanes - 1)];
+        coord[a] = tail[a];
+      }
+    }
     VF total = hn::Zero(df);
     VF weight = hn::Set(df, 1.0f);
     for (std::size_t oi = 0; oi < octaves; ++oi) {
       lanes_axis ax[3];
       for (int a = 0; a < D; ++a) {
-        if (plain && lanes == N && (Improved || pp.interp == interpolation::quintic ||
-                                    pp.interp == interpolation::cubic ||
-                                    pp.interp == interpolation::linear)) {
-          ax[a] = axis_from_coords(hn::LoadU(df, pp.coord[a] + i), pp.mask[oi][a], Improved,
-                                   pp.interp);
+        if (plain && (Improved || pp.interp != interpolation::cosine)) {
+          ax[a] = axis_from_coords<Strict>(hn::LoadU(df, coord[a]), pp.mask[oi][a], Improved,
+                                           pp.interp);
         } else {
           // Prepass in double: the octave coordinate x * freq + offset, split exactly.
           for (std::size_t l = 0; l < N; ++l) {
-            const std::size_t src = i + std::min(l, lanes - 1);
-            const double q = static_cast<double>(pp.coord[a][src]) * pp.freq[oi] +
+            const double q = static_cast<double>(coord[a][l]) * pp.freq[oi] +
                              pp.offset[oi][a];
             const double fl = std::floor(q);
             axis_wrap w;

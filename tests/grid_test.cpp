@@ -1,0 +1,271 @@
+// The bulk API on every SIMD target this machine runs: grids and point batches against the
+// double scalar path, thread-count independence, strict mode, and bad arguments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perlin/perlin.hpp"
+
+namespace {
+
+/// Runs `body` once per available target, with the cap set to it; restores the default after.
+template <class F>
+void for_each_target(F&& body) {
+  const auto targets = perlin::available_targets();
+  ASSERT_FALSE(targets.empty());
+  for (const auto& t : targets) {
+    perlin::set_max_target(t);
+    ASSERT_EQ(perlin::active_target(), t);
+    SCOPED_TRACE("target " + t);
+    body(t);
+  }
+  perlin::set_max_target("");
+}
+
+/// Tolerance of the float bulk paths against the double scalar path (grid.hpp).
+double tolerance(const perlin::field& f) { return 2e-6 * f.fractal().amplitude_sum(); }
+
+std::vector<perlin::field> fields() {
+  std::vector<perlin::field> out;
+  out.emplace_back();  // Ken Perlin's noise
+  perlin::improved_noise seeded(5);
+  seeded.lattice().set_period(0, 3).set_period(1, 16).set_period(2, 7).set_period(3, 5);
+  out.emplace_back(seeded, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(5)
+                               .set_frequency(0.7).set_decorrelate(true));
+  out.emplace_back(perlin::improved_noise(8),
+                   perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(4)
+                       .set_lacunarity(2.5).set_persistence(0.6).set_normalize(true));
+  out.emplace_back(perlin::improved_noise(),
+                   perlin::fractal().set_kind(perlin::fractal_kind::turbulence).set_octaves(3));
+  for (const auto interp : {perlin::interpolation::linear, perlin::interpolation::cosine,
+                            perlin::interpolation::cubic, perlin::interpolation::quintic}) {
+    perlin::value_noise v(11, interp);
+    v.lattice().set_period_all(9);
+    out.emplace_back(v, perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(2));
+  }
+  return out;
+}
+
+TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
+  const auto all = fields();
+  for_each_target([&](const std::string&) {
+    for (std::size_t fi = 0; fi < all.size(); ++fi) {
+      const perlin::field& f = all[fi];
+      for (std::size_t dims = 1; dims <= 4; ++dims) {
+        // Row lengths 1 .. 3N+1 for the widest vectors (16 floats), odd origins, negative
+        // coordinates, steps from many samples per cell to several cells per sample.
+        for (const std::size_t nx : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 49u}) {
+          for (const double step : {1.0 / 64, 0.23, -0.37, 1.7}) {
+            perlin::grid g;
+            g.dims = dims;
+            g.count = {nx, 3, 2, 2};
+            g.origin = {-5.3 - 0.01 * static_cast<double>(nx), 2.71, -1.13, 0.37};
+            g.step = {step, 0.61, -0.29, 0.83};
+            std::vector<float> got(g.size());
+            std::vector<double> want(g.size());
+            perlin::fill_grid(f, g, got);
+            perlin::fill_grid(f, g, std::span<double>(want));
+            double worst = 0;
+            for (std::size_t i = 0; i < got.size(); ++i) {
+              worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+            }
+            ASSERT_LE(worst, tolerance(f))
+                << "field " << fi << " dims " << dims << " nx " << nx << " step " << step;
+          }
+        }
+      }
+    }
+  });
+}
+
+TEST(Grid, DoubleGridIsTheSingleCallsBitForBit) {
+  const perlin::field f;
+  perlin::grid g;
+  g.dims = 3;
+  g.count = {11, 4, 3, 1};
+  g.origin = {3.14, 41.5, 6.5, 0};
+  g.step = {0.1, 0.25, 0.25, 1};
+  std::vector<double> out(g.size());
+  perlin::fill_grid(f, g, std::span<double>(out), {.threads = 2});
+  const perlin::improved_noise n;
+  for (std::size_t k = 0; k < 3; ++k) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      for (std::size_t i = 0; i < 11; ++i) {
+        EXPECT_EQ(out[(k * 4 + j) * 11 + i],
+                  n.noise3d(3.14 + double(i) * 0.1, 41.5 + double(j) * 0.25, 6.5 + double(k) * 0.25));
+      }
+    }
+  }
+}
+
+TEST(Grid, SameBitsForEveryThreadCount) {
+  const auto all = fields();
+  perlin::grid g;
+  g.dims = 2;
+  g.count = {123, 77, 1, 1};
+  g.origin = {-20.5, 3.25, 0, 0};
+  g.step = {0.11, 0.13, 1, 1};
+  for (const auto& f : {all[0], all[1], all[4]}) {
+    std::vector<float> one(g.size()), many(g.size());
+    perlin::fill_grid(f, g, one, {.threads = 1});
+    for (const unsigned t : {0u, 2u, 3u, 7u, 200u}) {
+      perlin::fill_grid(f, g, many, {.threads = t});
+      EXPECT_EQ(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)), 0) << t;
+    }
+  }
+}
+
+TEST(Grid, StrictModeGivesTheSameBitsOnEveryTarget) {
+  const auto all = fields();
+  for (const auto& f : all) {
+    perlin::grid g;
+    g.dims = 3;
+    g.count = {37, 5, 4, 1};
+    g.origin = {-3.3, 1.7, 0.2, 0};
+    g.step = {1.0 / 16, 0.37, 1.9, 1};
+    std::vector<float> first;
+    for_each_target([&](const std::string& t) {
+      for (const double step : {1.0 / 16, 2.3}) {
+        g.step[0] = step;
+        std::vector<float> out(g.size());
+        perlin::fill_grid(f, g, out, {.strict = true});
+        std::vector<float> pts(11);
+        std::vector<float> xs(11), ys(11), zs(11);
+        for (std::size_t i = 0; i < 11; ++i) {
+          xs[i] = -7.5f + 1.37f * float(i);
+          ys[i] = 0.3f * float(i);
+          zs[i] = 2.0f - 0.71f * float(i);
+        }
+        perlin::eval_points(f, {.x = xs, .y = ys, .z = zs}, pts, {.strict = true});
+        out.insert(out.end(), pts.begin(), pts.end());
+        if (first.size() < 2 * out.size()) {
+          first.insert(first.end(), out.begin(), out.end());
+        } else {
+          const std::size_t off = step == 2.3 ? out.size() : 0;
+          EXPECT_EQ(std::memcmp(first.data() + off, out.data(), out.size() * sizeof(float)), 0)
+              << t << " step " << step;
+        }
+      }
+    });
+  }
+}
+
+TEST(Grid, DerivativesMatchTheScalarPath) {
+  perlin::improved_noise n(3);
+  const perlin::field f(n, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
+  perlin::grid g;
+  g.dims = 2;
+  g.count = {9, 5, 1, 1};
+  g.origin = {0.3, -0.7, 0, 0};
+  g.step = {0.37, 0.41, 1, 1};
+  std::vector<float> v(g.size()), d(2 * g.size());
+  perlin::fill_grid_deriv(f, g, v, d, {.threads = 2});
+  for (std::size_t j = 0; j < 5; ++j) {
+    for (std::size_t i = 0; i < 9; ++i) {
+      const double p[2] = {0.3 + double(i) * 0.37, -0.7 + double(j) * 0.41};
+      double grad[2];
+      const double val = f.eval<double>(p, grad);
+      const std::size_t idx = j * 9 + i;
+      EXPECT_EQ(v[idx], static_cast<float>(val));
+      EXPECT_EQ(d[idx], static_cast<float>(grad[0]));
+      EXPECT_EQ(d[g.size() + idx], static_cast<float>(grad[1]));
+    }
+  }
+}
+
+TEST(Points, MatchTheDoublePathOnEveryTarget) {
+  std::mt19937_64 rng(7);
+  const auto uniform = [&](double lo, double hi) {
+    return static_cast<float>(lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1p-53);
+  };
+  std::vector<perlin::field> all = fields();
+  perlin::improved_noise pow2(9);
+  pow2.lattice().set_period_all(64);
+  all.emplace_back(pow2, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
+  for (const std::size_t n : {1u, 5u, 8u, 16u, 17u, 49u, 1000u}) {
+    std::vector<float> x(n), y(n), z(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double range = i % 3 == 0 ? 1000.0 : (i % 3 == 1 ? 20.0 : 1048576.0);
+      x[i] = uniform(-range, range);
+      y[i] = uniform(-range, range);
+      z[i] = uniform(-20, 20);
+      w[i] = uniform(-20, 20);
+    }
+    for_each_target([&](const std::string&) {
+      for (const auto& f : all) {
+        for (std::size_t dims = 1; dims <= 4; ++dims) {
+          perlin::point_set<float> ps{x, {}, {}, {}};
+          if (dims >= 2) ps.y = y;
+          if (dims >= 3) ps.z = z;
+          if (dims >= 4) ps.w = w;
+          std::vector<float> got(n);
+          perlin::eval_points(f, ps, got, {.threads = 2});
+          for (std::size_t i = 0; i < n; ++i) {
+            const double p[4] = {x[i], y[i], z[i], w[i]};
+            const double want = f.eval<double>(std::span<const double>(p, dims));
+            ASSERT_NEAR(got[i], want, tolerance(f)) << "dims " << dims << " i " << i;
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST(Points, DoubleBatchIsTheSingleCallsAndNonFiniteIsNan) {
+  const perlin::improved_noise n;
+  const perlin::field f;
+  std::vector<double> x = {3.14, -1.5, 1e6 + 0.25}, y = {42, 2.5, 7.125}, z = {7, 0.5, -3.5};
+  std::vector<double> out(3);
+  perlin::eval_points(f, {.x = x, .y = y, .z = z}, out);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(out[i], n.noise3d(x[i], y[i], z[i]));
+  for_each_target([&](const std::string&) {
+    std::vector<float> fx = {0.5f, std::numeric_limits<float>::quiet_NaN(), 0.25f,
+                             std::numeric_limits<float>::infinity(), 3e30f, -3e30f, 0.5f, 0.5f, 0.5f};
+    std::vector<float> fy(fx.size(), 0.75f), res(fx.size());
+    perlin::eval_points(f, {.x = fx, .y = fy}, res);
+    EXPECT_TRUE(std::isnan(res[1]));
+    EXPECT_TRUE(std::isnan(res[3]));
+    EXPECT_NEAR(res[4], n.noise2d(3e30, 0.75), 2e-6);  // huge floats are integers, reduced mod 256
+    EXPECT_NEAR(res[5], n.noise2d(-3e30, 0.75), 2e-6);
+    EXPECT_NEAR(res[0], n.noise2d(0.5, 0.75), 2e-6);
+  });
+}
+
+TEST(Bulk, BadArgumentsAreRejected) {
+  const perlin::field f;
+  perlin::grid g;
+  std::vector<float> out(4);
+  g.count = {2, 2, 1, 1};
+  EXPECT_NO_THROW(perlin::fill_grid(f, g, out));
+  g.count = {0, 2, 1, 1};
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.count = {2, 2, 1, 1};
+  g.dims = 5;
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.dims = 0;
+  EXPECT_THROW((void)g.size(), perlin::invalid_argument);
+  g.dims = 4;
+  g.count = {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20};
+  EXPECT_THROW((void)g.size(), perlin::invalid_argument);  // 2^80 samples overflow
+  g.dims = 2;
+  g.count = {3, 2, 1, 1};
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);  // out too small
+  g.count = {2, 2, 1, 1};
+  g.origin[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.origin[1] = 0;
+  g.step[0] = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  std::vector<float> x(4), y(3);
+  EXPECT_THROW(perlin::eval_points(f, {.x = x, .y = y}, out), perlin::invalid_argument);
+  EXPECT_THROW(perlin::eval_points(f, {.x = {}, .y = x}, out), perlin::invalid_argument);
+  EXPECT_THROW(perlin::set_max_target("AVX9000"), perlin::invalid_argument);
+  EXPECT_EQ(perlin::available_targets().back().empty(), false);
+}
+
+}  // namespace
