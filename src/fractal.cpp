@@ -174,6 +174,9 @@ T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient)
       return fractal_sum<D, T>(
           *this, noise.lattice(),
           [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
+            if constexpr (D == 2 || D == 3) {
+              if (dq == nullptr) return detail::improved_fast<D, T>(perm, w, q);
+            }
             return detail::improved<D, T>(perm, w, q, dq);
           },
           x, g);

@@ -114,6 +114,7 @@ template <class Plan>
 void fill_common(Plan& plan, const field& f, bool strict) {
   const perlin::permutation& perm = f.lattice().perm();
   for (std::size_t i = 0; i < 512; ++i) plan.perm[i] = perm[i];
+  for (std::size_t i = 0; i < 512; ++i) plan.perm_z0[i] = perm[perm[i]];
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();
@@ -164,6 +165,9 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
       o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
     }
     o.cells = o.cx0.size();
+    // Padding so that the vectorised coefficient pass may read whole vectors of cells.
+    o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
+    o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
     plan.octaves.push_back(std::move(o));
   }
   return plan;

@@ -13,6 +13,9 @@ namespace {
 
 template <int D, class T>
 T improved_at(const lattice& l, const T* x, T* grad) noexcept {
+  if constexpr (D == 2 || D == 3) {
+    if (grad == nullptr) return detail::improved_fast<D, T>(l.perm().data(), l.wraps().data(), x);
+  }
   return detail::improved<D, T>(l.perm().data(), l.wraps().data(), x, grad);
 }
 

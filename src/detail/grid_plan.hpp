@@ -50,6 +50,9 @@ struct grid_plan {
   std::vector<float> amp;             // per octave
   std::vector<octave_plan> octaves;
   std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation as int32, for gathers
+  /// perm_z0[k] = perm[perm[k]]: the last two levels of the hash of the z = 0 slice in one
+  /// lookup, so 2-D noise needs one gather per corner instead of two.
+  std::array<std::int32_t, 512 + 16> perm_z0{};
 };
 
 /// A batch of float points for the gather kernel.
@@ -67,6 +70,7 @@ struct points_plan {
   std::vector<std::array<std::uint32_t, 4>> mask;  // per octave and axis: the index mask
   const float* coord[4] = {nullptr, nullptr, nullptr, nullptr};
   std::array<std::int32_t, 512 + 16> perm{};
+  std::array<std::int32_t, 512 + 16> perm_z0{};  // as in grid_plan
 };
 
 /// The per-target entry points, filled by the kernels' translation unit for each target.

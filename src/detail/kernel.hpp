@@ -68,18 +68,8 @@ struct axis_index {
   std::uint32_t i0, i1;
 };
 
-/// Reduces the integer `fl` (= floor(x)) with the axis wrap: modulo its period, then to the table.
-template <class T>
-inline axis_index lattice_index(T fl, const axis_wrap& w) noexcept {
-  std::int64_t i;
-  if (std::abs(fl) < T(k_huge)) [[likely]] {
-    i = static_cast<std::int64_t>(fl);
-  } else {
-    // Exact: fmod of doubles is exact, and reducing by the period (or by 2^62, a multiple of the
-    // table size 256) keeps the residue that the hash sees.
-    i = static_cast<std::int64_t>(
-        std::fmod(static_cast<double>(fl), w.modulo ? static_cast<double>(w.period) : k_huge));
-  }
+/// Reduces the lattice index i with the axis wrap: modulo its period, then to the table.
+inline axis_index wrap_index(std::int64_t i, const axis_wrap& w) noexcept {
   if (!w.modulo) [[likely]] {
     return {static_cast<std::uint32_t>(i) & w.mask, static_cast<std::uint32_t>(i + 1) & w.mask};
   }
@@ -88,6 +78,36 @@ inline axis_index lattice_index(T fl, const axis_wrap& w) noexcept {
   if (m < 0) m += period;
   const std::int64_t m1 = (m + 1 == period) ? 0 : m + 1;
   return {static_cast<std::uint32_t>(m) & 255u, static_cast<std::uint32_t>(m1) & 255u};
+}
+
+/// The lattice index of a huge integer-valued `fl` (|fl| >= 2^62): reducing by the period (or by
+/// 2^62, a multiple of the table size 256) with fmod, which is exact, keeps the residue the hash
+/// sees and avoids an overflowing conversion.
+inline std::int64_t huge_index(double fl, const axis_wrap& w) noexcept {
+  return static_cast<std::int64_t>(
+      std::fmod(fl, w.modulo ? static_cast<double>(w.period) : k_huge));
+}
+
+/// Reduces the integer `fl` (= floor(x)) with the axis wrap.
+template <class T>
+inline axis_index lattice_index(T fl, const axis_wrap& w) noexcept {
+  if (std::abs(fl) < T(k_huge)) [[likely]] return wrap_index(static_cast<std::int64_t>(fl), w);
+  return wrap_index(huge_index(static_cast<double>(fl), w), w);
+}
+
+/// floor(x) as an exact T and the fraction x - floor(x), then the wrapped indices. The floor is
+/// computed by truncation and correction rather than std::floor, which is a library call on
+/// baseline x86-64; the result is the same (floor is exact), so is the fraction.
+template <class T>
+inline axis_index split_axis(T x, const axis_wrap& w, T& frac) noexcept {
+  if (std::abs(x) < T(k_huge)) [[likely]] {
+    std::int64_t i = static_cast<std::int64_t>(x);
+    i -= static_cast<std::int64_t>(static_cast<T>(i) > x);  // branch-free: signs are random
+    frac = x - static_cast<T>(i);
+    return wrap_index(i, w);
+  }
+  frac = T(0);  // |x| >= 2^62 is an integer
+  return wrap_index(huge_index(static_cast<double>(x), w), w);
 }
 
 /// Hash bytes of the 2^D corners of the cell, corner c having bit k set when it takes the upper
@@ -167,9 +187,7 @@ T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) no
   T f[D];
   T u[D];
   for (int k = 0; k < D; ++k) {
-    const T fl = std::floor(x[k]);
-    f[k] = x[k] - fl;
-    idx[k] = lattice_index(fl, wrap[k]);
+    idx[k] = split_axis(x[k], wrap[k], f[k]);
     u[k] = fade(f[k]);
   }
   std::uint32_t h[16];
@@ -204,6 +222,61 @@ T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) no
   return reduce<D>(c, u);
 }
 
+/// Ken Perlin's gradients as floating-point rows {gx, gy, gz, 0}, so that a corner costs three
+/// loads and multiplies instead of conversions (the values are those of k_grad3).
+template <class T>
+inline constexpr auto k_grad3_rows = [] {
+  std::array<std::array<T, 4>, 16> g{};
+  for (std::size_t h = 0; h < 16; ++h) {
+    for (std::size_t k = 0; k < 3; ++k) g[h][k] = static_cast<T>(k_grad3[h][k]);
+  }
+  return g;
+}();
+
+/// The hot single-call path of improved noise in 2-D (the z = 0 slice) and 3-D, written out like
+/// the reference: the same operations in the same order as improved<D> (and so as Ken Perlin's
+/// code), without the generic loops. Returns the same bits as improved<D, T>(p, wrap, x, nullptr).
+template <int D, class T>
+T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, const T* x) noexcept {
+  static_assert(D == 2 || D == 3);
+  if (!all_finite<T, D>(x)) [[unlikely]] return std::numeric_limits<T>::quiet_NaN();
+  T fx, fy;
+  const axis_index ix = split_axis(x[0], wrap[0], fx);
+  const axis_index iy = split_axis(x[1], wrap[1], fy);
+  const T u = fade(fx);
+  const T v = fade(fy);
+  const std::uint32_t a = p[ix.i0], b = p[ix.i1];
+  const std::uint32_t aa = p[a + iy.i0], ab = p[a + iy.i1];
+  const std::uint32_t ba = p[b + iy.i0], bb = p[b + iy.i1];
+  const auto& g = k_grad3_rows<T>;
+  const T fx1 = fx - T(1);
+  const T fy1 = fy - T(1);
+  if constexpr (D == 2) {
+    const auto dot = [&g](std::uint32_t h, T px, T py) {
+      const auto& r = g[h & 15];
+      return r[0] * px + r[1] * py;
+    };
+    return lerp(v, lerp(u, dot(p[aa], fx, fy), dot(p[ba], fx1, fy)),
+                lerp(u, dot(p[ab], fx, fy1), dot(p[bb], fx1, fy1)));
+  } else {
+    T fz;
+    const axis_index iz = split_axis(x[2], wrap[2], fz);
+    const T w = fade(fz);
+    const T fz1 = fz - T(1);
+    const auto dot = [&g](std::uint32_t h, T px, T py, T pz) {
+      const auto& r = g[h & 15];
+      return r[0] * px + r[1] * py + r[2] * pz;
+    };
+    return lerp(w,
+                lerp(v, lerp(u, dot(p[aa + iz.i0], fx, fy, fz), dot(p[ba + iz.i0], fx1, fy, fz)),
+                     lerp(u, dot(p[ab + iz.i0], fx, fy1, fz), dot(p[bb + iz.i0], fx1, fy1, fz))),
+                lerp(v,
+                     lerp(u, dot(p[aa + iz.i1], fx, fy, fz1), dot(p[ba + iz.i1], fx1, fy, fz1)),
+                     lerp(u, dot(p[ab + iz.i1], fx, fy1, fz1),
+                          dot(p[bb + iz.i1], fx1, fy1, fz1))));
+  }
+}
+
 /// The blend weight of value noise and its derivative.
 template <class T>
 inline T interp_weight(interpolation kind, T t, T* dt) noexcept {
@@ -236,9 +309,9 @@ T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const 
   T s[D];
   T ds[D];
   for (int k = 0; k < D; ++k) {
-    const T fl = std::floor(x[k]);
-    idx[k] = lattice_index(fl, wrap[k]);
-    s[k] = interp_weight(kind, x[k] - fl, &ds[k]);
+    T f;
+    idx[k] = split_axis(x[k], wrap[k], f);
+    s[k] = interp_weight(kind, f, &ds[k]);
   }
   std::uint32_t h[16];
   hash_corners<D>(p, idx, h);

@@ -78,31 +78,35 @@ struct lanes_axis {
 /// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core. `a0`/`a1` are
 /// p[x0] and p[x1] (the first level of the hash).
 template <int D, bool Improved, bool Strict>
-HWY_INLINE VF corners_v(const std::int32_t* HWY_RESTRICT p, VI a0, VI a1, const VF fx,
-                        const VF tx, const lanes_axis& y, const lanes_axis& z) {
+HWY_INLINE VF corners_v(const std::int32_t* HWY_RESTRICT p, const std::int32_t* HWY_RESTRICT pz0,
+                        VI a0, VI a1, const VF fx, const VF tx, const lanes_axis& y,
+                        const lanes_axis& z) {
   const DF df;
   const DI di;
   VI h[8];
   h[0] = a0;
   h[1] = a1;
   // Level y, then level z; a missing axis hashes with index 0 (the slice of the 3-D noise).
-  if constexpr (D >= 2) {
+  if constexpr (D == 2) {
+    // Both levels at once through pz0[k] = p[p[k]].
+    h[2] = hn::GatherIndex(di, pz0, hn::Add(h[0], y.i1));
+    h[3] = hn::GatherIndex(di, pz0, hn::Add(h[1], y.i1));
+    h[0] = hn::GatherIndex(di, pz0, hn::Add(h[0], y.i0));
+    h[1] = hn::GatherIndex(di, pz0, hn::Add(h[1], y.i0));
+  } else if constexpr (D >= 3) {
     h[2] = hn::GatherIndex(di, p, hn::Add(h[0], y.i1));
     h[3] = hn::GatherIndex(di, p, hn::Add(h[1], y.i1));
     h[0] = hn::GatherIndex(di, p, hn::Add(h[0], y.i0));
     h[1] = hn::GatherIndex(di, p, hn::Add(h[1], y.i0));
   } else {
-    h[0] = hn::GatherIndex(di, p, h[0]);
-    h[1] = hn::GatherIndex(di, p, h[1]);
+    h[0] = hn::GatherIndex(di, pz0, h[0]);
+    h[1] = hn::GatherIndex(di, pz0, h[1]);
   }
-  constexpr int n2 = D >= 2 ? 4 : 2;
   if constexpr (D >= 3) {
     for (int j = 0; j < 4; ++j) {
       h[j + 4] = hn::GatherIndex(di, p, hn::Add(h[j], z.i1));
       h[j] = hn::GatherIndex(di, p, hn::Add(h[j], z.i0));
     }
-  } else {
-    for (int j = 0; j < n2; ++j) h[j] = hn::GatherIndex(di, p, h[j]);
   }
   constexpr int n = 1 << D;
   VF c[8];
@@ -212,6 +216,83 @@ void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis*
   }
 }
 
+/// The four coefficients of every cell the row touches, N cells at a time (D <= 3): gathers for
+/// the hash, and the gradient's x component and the rest of its dot product from grad_v with
+/// x = 1 and x = 0 (grad is linear and exact in each component).
+template <int D, bool Improved, bool Strict>
+void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax, float* a0,
+                         float* b0, float* a1, float* b1) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const std::int32_t* p = g.perm.data();
+  constexpr int combos = 1 << (D - 1);
+  VF weight[combos];
+  VF ry[combos], rz[combos];
+  for (int m = 0; m < combos; ++m) {
+    double w = 1;
+    double fy = 0, fz = 0;
+    for (int k = 1; k < D; ++k) {
+      const int bit = (m >> (k - 1)) & 1;
+      w *= bit ? ax[k].t : 1.0 - ax[k].t;
+      (k == 1 ? fy : fz) = bit ? ax[k].f - 1.0 : ax[k].f;
+    }
+    weight[m] = hn::Set(df, static_cast<float>(w));
+    ry[m] = hn::Set(df, static_cast<float>(fy));
+    rz[m] = hn::Set(df, static_cast<float>(fz));
+  }
+  const VI iy[2] = {hn::Set(di, static_cast<std::int32_t>(ax[1].i0)),
+                    hn::Set(di, static_cast<std::int32_t>(ax[1].i1))};
+  const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(ax[2].i0)),
+                    hn::Set(di, static_cast<std::int32_t>(ax[2].i1))};
+  const VF zero = hn::Zero(df);
+  const VF one = hn::Set(df, 1.0f);
+  float* A[2] = {a0, a1};
+  float* B[2] = {b0, b1};
+  for (std::size_t c = 0; c < o.cells; c += N) {
+    const VI hx[2] = {hn::GatherIndex(di, p, hn::LoadU(di, o.cx0.data() + c)),
+                      hn::GatherIndex(di, p, hn::LoadU(di, o.cx1.data() + c))};
+    for (int xb = 0; xb < 2; ++xb) {
+      VF acc_a = zero, acc_b = zero;
+      for (int m = 0; m < combos; ++m) {
+        VI h;
+        if constexpr (D == 1) {
+          h = hn::GatherIndex(di, g.perm_z0.data(), hx[xb]);
+        } else if constexpr (D == 2) {
+          h = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[m & 1]));
+        } else {
+          h = hn::GatherIndex(di, p, hn::Add(hx[xb], iy[m & 1]));
+          h = hn::GatherIndex(di, p, hn::Add(h, iz[(m >> 1) & 1]));
+        }
+        if constexpr (Improved) {
+          acc_a = mul_add<Strict>(weight[m], grad_v(h, zero, ry[m], rz[m]), acc_a);
+          acc_b = mul_add<Strict>(weight[m], grad_v(h, one, zero, zero), acc_b);
+        } else {
+          const VF v = mul_add<Strict>(hn::ConvertTo(df, h), hn::Set(df, 1.0f / 127.5f),
+                                       hn::Set(df, -1.0f));
+          acc_a = mul_add<Strict>(weight[m], v, acc_a);
+        }
+      }
+      hn::StoreU(acc_a, df, A[xb] + c);
+      hn::StoreU(acc_b, df, B[xb] + c);
+    }
+  }
+}
+
+/// Stores the vector of columns [i, i + N) of a row of `nx`; the last, partial one goes through
+/// `tail`, so that nothing is written past the row.
+HWY_INLINE void store_row(VF v, float* HWY_RESTRICT out, std::size_t i, std::size_t nx,
+                          float* HWY_RESTRICT tail) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  if (i + N <= nx) {
+    hn::StoreU(v, df, out + i);
+  } else {
+    hn::Store(v, df, tail);
+    std::copy(tail, tail + (nx - i), out + i);
+  }
+}
+
 /// One octave of one row by the cell method, into out[0 .. nx + padding).
 template <bool Strict>
 void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const float* a1,
@@ -220,6 +301,7 @@ void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const 
   const DI di;
   const std::size_t N = hn::Lanes(df);
   const VF one = hn::Set(df, 1.0f);
+  HWY_ALIGN float tail[64];
   for (std::size_t i = 0; i < nx; i += N) {
     const std::int32_t first = o.cell[i], last = o.cell[i + N - 1];
     VF A0, B0, A1, B1;
@@ -239,7 +321,7 @@ void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const 
     const VF t = hn::LoadU(df, o.t.data() + i);
     const VF lo = mul_add<Strict>(B0, fx, A0);
     const VF hi = mul_add<Strict>(B1, hn::Sub(fx, one), A1);
-    hn::StoreU(lerp_v<Strict>(t, lo, hi), df, out + i);
+    store_row(lerp_v<Strict>(t, lo, hi), out, i, nx, tail);
   }
 }
 
@@ -262,12 +344,14 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
          hn::Set(di, static_cast<std::int32_t>(ax[2].i1)), hn::Set(df, static_cast<float>(ax[2].f)),
          hn::Set(df, static_cast<float>(ax[2].t))};
   }
+  HWY_ALIGN float tail[64];
   for (std::size_t i = 0; i < nx; i += N) {
     const VI a0 = hn::LoadU(di, o.px0.data() + i);
     const VI a1 = hn::LoadU(di, o.px1.data() + i);
     const VF fx = hn::LoadU(df, o.fx.data() + i);
     const VF tx = hn::LoadU(df, o.t.data() + i);
-    hn::StoreU(corners_v<D, Improved, Strict>(g.perm.data(), a0, a1, fx, tx, y, z), df, out + i);
+    store_row(corners_v<D, Improved, Strict>(g.perm.data(), g.perm_z0.data(), a0, a1, fx, tx, y, z), out, i, nx,
+              tail);
   }
 }
 
@@ -310,39 +394,58 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   float* b0 = a0 + max_cells + k_pad;
   float* a1 = b0 + max_cells + k_pad;
   float* b1 = a1 + max_cells + k_pad;
-  std::vector<float> noise(padded), total(padded), weight(padded);
-  const bool single = g.kind == fractal_kind::none || g.kind == fractal_kind::fbm
-                          ? g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize
-                          : false;
+  // A single plain octave is written straight into the output; fractals sum in row buffers.
+  const bool single = (g.kind == fractal_kind::none || g.kind == fractal_kind::fbm) &&
+                      g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize;
+  std::vector<float> noise, total, weight;
+  if (!single) {
+    noise.resize(padded);
+    total.resize(padded);
+    weight.resize(padded);
+  }
   for (std::size_t row = row_begin; row < row_end; ++row) {
-    std::fill(total.begin(), total.end(), 0.0f);
-    std::fill(weight.begin(), weight.end(), 1.0f);
+    float* out_row = out + (row - row_begin) * nx;
+    if (!single) {
+      std::fill(total.begin(), total.end(), 0.0f);
+      if (g.kind == fractal_kind::ridged) std::fill(weight.begin(), weight.end(), 1.0f);
+    }
     for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
       const octave_plan& o = g.octaves[oi];
       row_axis ax[4];
       row_setup(g, o, row, ax);
-      float* dst = single ? total.data() : noise.data();
+      float* dst = single ? out_row : noise.data();
+      const std::size_t n = single ? nx : padded - k_pad;
       bool done = false;
       if constexpr (D <= 3) {
         if (o.gather) {
           if (g.improved) {
-            row_by_gathers<D, true, Strict>(g, o, ax, nx, dst);
+            row_by_gathers<D, true, Strict>(g, o, ax, n, dst);
           } else {
-            row_by_gathers<D, false, Strict>(g, o, ax, nx, dst);
+            row_by_gathers<D, false, Strict>(g, o, ax, n, dst);
           }
           done = true;
         }
       }
       if (!done) {
-        cell_coefficients<D>(g, o, ax, a0, b0, a1, b1);
-        row_by_cells<Strict>(o, a0, b0, a1, b1, nx, dst);
+        if constexpr (D <= 3) {
+          if (g.improved) {
+            cell_coefficients_v<D, true, Strict>(g, o, ax, a0, b0, a1, b1);
+          } else {
+            cell_coefficients_v<D, false, Strict>(g, o, ax, a0, b0, a1, b1);
+          }
+        } else {
+          cell_coefficients<D>(g, o, ax, a0, b0, a1, b1);
+        }
+        row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
       }
       if (!single) combine<Strict>(g.kind, g.amp[oi], noise.data(), total.data(), weight.data(), nx);
     }
-    if (g.normalize) {
-      for (std::size_t i = 0; i < nx; ++i) total[i] *= g.normalize_by;
+    if (!single) {
+      if (g.normalize) {
+        for (std::size_t i = 0; i < nx; ++i) total[i] *= g.normalize_by;
+      }
+      std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out_row);
     }
-    std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out + (row - row_begin) * nx);
   }
 }
 
@@ -435,7 +538,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
       const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
       const VI a0 = hn::GatherIndex(di, p, ax[0].i0);
       const VI a1 = hn::GatherIndex(di, p, ax[0].i1);
-      const VF n = corners_v<D, Improved, Strict>(p, a0, a1, ax[0].f, ax[0].t,
+      const VF n = corners_v<D, Improved, Strict>(p, pp.perm_z0.data(), a0, a1, ax[0].f, ax[0].t,
                                                   D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none);
       if (octaves == 1 && pp.amp[0] == 1.0f && pp.kind != fractal_kind::turbulence &&
           pp.kind != fractal_kind::billow && pp.kind != fractal_kind::ridged) {
