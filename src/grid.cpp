@@ -115,6 +115,11 @@ void fill_common(Plan& plan, const field& f, bool strict) {
   const perlin::permutation& perm = f.lattice().perm();
   for (std::size_t i = 0; i < 512; ++i) plan.perm[i] = perm[i];
   for (std::size_t i = 0; i < 512; ++i) plan.perm_z0[i] = perm[perm[i]];
+  for (std::size_t i = 0; i < 512; ++i) {
+    const std::size_t next = (i + 1) & 511;  // the doubled table repeats every 256
+    plan.pairs[i] = plan.perm[i] | plan.perm[next] << 16;
+    plan.pairs_z0[i] = plan.perm_z0[i] | plan.perm_z0[next] << 16;
+  }
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();

@@ -53,6 +53,11 @@ struct grid_plan {
   /// perm_z0[k] = perm[perm[k]]: the last two levels of the hash of the z = 0 slice in one
   /// lookup, so 2-D noise needs one gather per corner instead of two.
   std::array<std::int32_t, 512 + 16> perm_z0{};
+  /// pairs[k] = perm[k] | perm[k + 1] << 16 (and the same of perm_z0): when the upper index of
+  /// an axis is the lower one plus 1 (no period, or one that is a multiple of 256), one gather
+  /// fetches the hashes of both corners along that axis.
+  std::array<std::int32_t, 512 + 16> pairs{};
+  std::array<std::int32_t, 512 + 16> pairs_z0{};
 };
 
 /// A batch of float points for the gather kernel.
@@ -71,6 +76,8 @@ struct points_plan {
   const float* coord[4] = {nullptr, nullptr, nullptr, nullptr};
   std::array<std::int32_t, 512 + 16> perm{};
   std::array<std::int32_t, 512 + 16> perm_z0{};  // as in grid_plan
+  std::array<std::int32_t, 512 + 16> pairs{};
+  std::array<std::int32_t, 512 + 16> pairs_z0{};
 };
 
 /// The per-target entry points, filled by the kernels' translation unit for each target.

@@ -75,37 +75,72 @@ struct lanes_axis {
   VF f, t;
 };
 
+/// The int32 hash tables of a plan (see grid_plan).
+struct tables {
+  const std::int32_t* p;
+  const std::int32_t* pz0;
+  const std::int32_t* pairs;
+  const std::int32_t* pairs_z0;
+};
+
+template <class Plan>
+tables tables_of(const Plan& g) {
+  return {g.perm.data(), g.perm_z0.data(), g.pairs.data(), g.pairs_z0.data()};
+}
+
+HWY_INLINE VI low16(VI q) { return hn::And(q, hn::Set(DI(), 0xFFFF)); }
+HWY_INLINE VI high16(VI q) { return hn::ShiftRight<16>(q); }
+
 /// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core. `a0`/`a1` are
-/// p[x0] and p[x1] (the first level of the hash).
-template <int D, bool Improved, bool Strict>
-HWY_INLINE VF corners_v(const std::int32_t* HWY_RESTRICT p, const std::int32_t* HWY_RESTRICT pz0,
-                        VI a0, VI a1, const VF fx, const VF tx, const lanes_axis& y,
-                        const lanes_axis& z) {
+/// p[x0] and p[x1] (the first level of the hash). With Pairs (every upper index is the lower one
+/// plus 1, modulo 256), one gather of a pair table fetches both corners along y, and along z.
+template <int D, bool Improved, bool Strict, bool Pairs>
+HWY_INLINE VF corners_v(const tables& tb, VI a0, VI a1, const VF fx, const VF tx,
+                        const lanes_axis& y, const lanes_axis& z) {
   const DF df;
   const DI di;
   VI h[8];
-  h[0] = a0;
-  h[1] = a1;
-  // Level y, then level z; a missing axis hashes with index 0 (the slice of the 3-D noise).
-  if constexpr (D == 2) {
-    // Both levels at once through pz0[k] = p[p[k]].
-    h[2] = hn::GatherIndex(di, pz0, hn::Add(h[0], y.i1));
-    h[3] = hn::GatherIndex(di, pz0, hn::Add(h[1], y.i1));
-    h[0] = hn::GatherIndex(di, pz0, hn::Add(h[0], y.i0));
-    h[1] = hn::GatherIndex(di, pz0, hn::Add(h[1], y.i0));
-  } else if constexpr (D >= 3) {
-    h[2] = hn::GatherIndex(di, p, hn::Add(h[0], y.i1));
-    h[3] = hn::GatherIndex(di, p, hn::Add(h[1], y.i1));
-    h[0] = hn::GatherIndex(di, p, hn::Add(h[0], y.i0));
-    h[1] = hn::GatherIndex(di, p, hn::Add(h[1], y.i0));
+  // Corner k has bit 0 = x, bit 1 = y, bit 2 = z. A missing axis hashes with index 0 (the slice
+  // of the 3-D noise); for the z = 0 slice, pz0[k] = p[p[k]] does two levels in one lookup.
+  if constexpr (D == 1) {
+    h[0] = hn::GatherIndex(di, tb.pz0, a0);
+    h[1] = hn::GatherIndex(di, tb.pz0, a1);
+  } else if constexpr (D == 2) {
+    if constexpr (Pairs) {
+      const VI q0 = hn::GatherIndex(di, tb.pairs_z0, hn::Add(a0, y.i0));
+      const VI q1 = hn::GatherIndex(di, tb.pairs_z0, hn::Add(a1, y.i0));
+      h[0] = low16(q0);
+      h[2] = high16(q0);
+      h[1] = low16(q1);
+      h[3] = high16(q1);
+    } else {
+      h[0] = hn::GatherIndex(di, tb.pz0, hn::Add(a0, y.i0));
+      h[1] = hn::GatherIndex(di, tb.pz0, hn::Add(a1, y.i0));
+      h[2] = hn::GatherIndex(di, tb.pz0, hn::Add(a0, y.i1));
+      h[3] = hn::GatherIndex(di, tb.pz0, hn::Add(a1, y.i1));
+    }
   } else {
-    h[0] = hn::GatherIndex(di, pz0, h[0]);
-    h[1] = hn::GatherIndex(di, pz0, h[1]);
-  }
-  if constexpr (D >= 3) {
-    for (int j = 0; j < 4; ++j) {
-      h[j + 4] = hn::GatherIndex(di, p, hn::Add(h[j], z.i1));
-      h[j] = hn::GatherIndex(di, p, hn::Add(h[j], z.i0));
+    if constexpr (Pairs) {
+      const VI q0 = hn::GatherIndex(di, tb.pairs, hn::Add(a0, y.i0));
+      const VI q1 = hn::GatherIndex(di, tb.pairs, hn::Add(a1, y.i0));
+      h[0] = low16(q0);
+      h[2] = high16(q0);
+      h[1] = low16(q1);
+      h[3] = high16(q1);
+      for (int j = 0; j < 4; ++j) {
+        const VI q = hn::GatherIndex(di, tb.pairs, hn::Add(h[j], z.i0));
+        h[j] = low16(q);
+        h[j + 4] = high16(q);
+      }
+    } else {
+      h[0] = hn::GatherIndex(di, tb.p, hn::Add(a0, y.i0));
+      h[1] = hn::GatherIndex(di, tb.p, hn::Add(a1, y.i0));
+      h[2] = hn::GatherIndex(di, tb.p, hn::Add(a0, y.i1));
+      h[3] = hn::GatherIndex(di, tb.p, hn::Add(a1, y.i1));
+      for (int j = 0; j < 4; ++j) {
+        h[j + 4] = hn::GatherIndex(di, tb.p, hn::Add(h[j], z.i1));
+        h[j] = hn::GatherIndex(di, tb.p, hn::Add(h[j], z.i0));
+      }
     }
   }
   constexpr int n = 1 << D;
@@ -344,14 +379,18 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
          hn::Set(di, static_cast<std::int32_t>(ax[2].i1)), hn::Set(df, static_cast<float>(ax[2].f)),
          hn::Set(df, static_cast<float>(ax[2].t))};
   }
+  bool pairs = true;
+  for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
+  const tables tb = tables_of(g);
   HWY_ALIGN float tail[64];
   for (std::size_t i = 0; i < nx; i += N) {
     const VI a0 = hn::LoadU(di, o.px0.data() + i);
     const VI a1 = hn::LoadU(di, o.px1.data() + i);
     const VF fx = hn::LoadU(df, o.fx.data() + i);
     const VF tx = hn::LoadU(df, o.t.data() + i);
-    store_row(corners_v<D, Improved, Strict>(g.perm.data(), g.perm_z0.data(), a0, a1, fx, tx, y, z), out, i, nx,
-              tail);
+    const VF v = pairs ? corners_v<D, Improved, Strict, true>(tb, a0, a1, fx, tx, y, z)
+                       : corners_v<D, Improved, Strict, false>(tb, a0, a1, fx, tx, y, z);
+    store_row(v, out, i, nx, tail);
   }
 }
 
@@ -495,6 +534,13 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   const std::int32_t* p = pp.perm.data();
   const std::size_t octaves = pp.amp.size();
   const bool plain = octaves == 1 && pp.freq[0] == 1.0 && pp.offset[0] == std::array<double, 4>{};
+  const tables tb = tables_of(pp);
+  // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
+  std::vector<bool> pairs(octaves);
+  for (std::size_t oi = 0; oi < octaves; ++oi) {
+    pairs[oi] = true;
+    for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
+  }
   HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
@@ -536,10 +582,17 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
         }
       }
       const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
-      const VI a0 = hn::GatherIndex(di, p, ax[0].i0);
-      const VI a1 = hn::GatherIndex(di, p, ax[0].i1);
-      const VF n = corners_v<D, Improved, Strict>(p, pp.perm_z0.data(), a0, a1, ax[0].f, ax[0].t,
-                                                  D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none);
+      const lanes_axis& ay = D >= 2 ? ax[1] : none;
+      const lanes_axis& az = D >= 3 ? ax[2] : none;
+      VF n;
+      if (pairs[oi]) {
+        const VI q = hn::GatherIndex(di, tb.pairs, ax[0].i0);
+        n = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[0].f, ax[0].t, ay, az);
+      } else {
+        const VI a0 = hn::GatherIndex(di, p, ax[0].i0);
+        const VI a1 = hn::GatherIndex(di, p, ax[0].i1);
+        n = corners_v<D, Improved, Strict, false>(tb, a0, a1, ax[0].f, ax[0].t, ay, az);
+      }
       if (octaves == 1 && pp.amp[0] == 1.0f && pp.kind != fractal_kind::turbulence &&
           pp.kind != fractal_kind::billow && pp.kind != fractal_kind::ridged) {
         total = n;
