@@ -383,7 +383,22 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
   const tables tb = tables_of(g);
   HWY_ALIGN float tail[64];
-  for (std::size_t i = 0; i < nx; i += N) {
+  std::size_t i = 0;
+  if (pairs) {
+    // Two vectors per iteration: their gathers overlap each other's latency.
+    for (; i + 2 * N <= nx; i += 2 * N) {
+      VF v[2];
+      for (std::size_t u = 0; u < 2; ++u) {
+        const std::size_t c = i + u * N;
+        v[u] = corners_v<D, Improved, Strict, true>(
+            tb, hn::LoadU(di, o.px0.data() + c), hn::LoadU(di, o.px1.data() + c),
+            hn::LoadU(df, o.fx.data() + c), hn::LoadU(df, o.t.data() + c), y, z);
+      }
+      hn::StoreU(v[0], df, out + i);
+      hn::StoreU(v[1], df, out + i + N);
+    }
+  }
+  for (; i < nx; i += N) {
     const VI a0 = hn::LoadU(di, o.px0.data() + i);
     const VI a1 = hn::LoadU(di, o.px1.data() + i);
     const VF fx = hn::LoadU(df, o.fx.data() + i);
@@ -545,7 +560,33 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
   HWY_ALIGN float tail[4][64];  // the last, partial vector, padded with its last point
-  for (std::size_t i = begin; i < end; i += N) {
+  std::size_t i = begin;
+  if (plain && pp.kind != fractal_kind::turbulence && pp.kind != fractal_kind::billow &&
+      pp.kind != fractal_kind::ridged && !pp.normalize && pp.amp[0] == 1.0f &&
+      (Improved || pp.interp != interpolation::cosine) && pairs[0]) {
+    // The hot case (one plain octave): several vectors per iteration, so that their gathers
+    // overlap each other's latency (the hash is three dependent gathers deep).
+    const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+    constexpr std::size_t U = 2;
+    for (; i + U * N <= end; i += U * N) {
+      lanes_axis ax[U][3];
+      VF n[U];
+      for (std::size_t u = 0; u < U; ++u) {
+        for (int a = 0; a < D; ++a) {
+          ax[u][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + u * N), 255u,
+                                              Improved, pp.interp);
+        }
+      }
+      for (std::size_t u = 0; u < U; ++u) {
+        const VI q = hn::GatherIndex(di, tb.pairs, ax[u][0].i0);
+        n[u] = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f,
+                                                    ax[u][0].t, D >= 2 ? ax[u][1] : none,
+                                                    D >= 3 ? ax[u][2] : none);
+      }
+      for (std::size_t u = 0; u < U; ++u) hn::StoreU(n[u], df, out + (i + u * N - begin));
+    }
+  }
+  for (; i < end; i += N) {
     const std::size_t lanes = std::min(N, end - i);
     const float* coord[4];
     for (int a = 0; a < D; ++a) {
