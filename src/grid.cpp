@@ -60,9 +60,20 @@ void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   }
 }
 
+/// The coordinate of sample `i` along `axis`, as grid documents it.
+double sample_coord(const grid& g, std::size_t axis, std::size_t i) {
+  return g.origin[axis] + static_cast<double>(g.first[axis] + static_cast<std::int64_t>(i)) *
+                              g.step[axis];
+}
+
 void check_grid(const grid& g) {
   (void)g.size();
+  constexpr std::int64_t limit = std::int64_t{1} << 53;
   for (std::size_t k = 0; k < g.dims; ++k) {
+    if (g.first[k] <= -limit || g.first[k] >= limit ||
+        g.count[k] >= static_cast<std::size_t>(limit - std::max<std::int64_t>(g.first[k], 0))) {
+      detail::throw_invalid("first", "sample indices must stay below 2^53 in magnitude");
+    }
     if (!std::isfinite(g.origin[k])) detail::throw_invalid("origin", "must be finite");
     if (!std::isfinite(g.step[k])) detail::throw_invalid("step", "must be finite");
   }
@@ -136,6 +147,7 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
     plan.count[k] = g.count[k];
     plan.origin[k] = g.origin[k];
     plan.step[k] = g.step[k];
+    plan.first[k] = g.first[k];
   }
   const std::size_t nx = g.count[0];
   for (const auto& op : octave_list(f)) {
@@ -154,7 +166,7 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
     double previous_floor = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t i = 0; i < padded; ++i) {
       const std::size_t col = std::min(i, nx - 1);
-      const double x = g.origin[0] + static_cast<double>(col) * g.step[0];
+      const double x = sample_coord(g, 0, col);
       const double q = x * op.freq + op.offset[0];
       const double fl = std::floor(q);
       const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
@@ -187,11 +199,11 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
       T p[4] = {};
       std::size_t rem = row;
       for (std::size_t a = 1; a < g.dims; ++a) {
-        p[a] = g.origin[a] + static_cast<double>(rem % g.count[a]) * g.step[a];
+        p[a] = sample_coord(g, a, rem % g.count[a]);
         rem /= g.count[a];
       }
       for (std::size_t i = 0; i < nx; ++i) {
-        p[0] = g.origin[0] + static_cast<double>(i) * g.step[0];
+        p[0] = sample_coord(g, 0, i);
         per_sample(row * nx + i, std::span<const T>(p, g.dims));
       }
     }

@@ -269,3 +269,35 @@ TEST(Bulk, BadArgumentsAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Grid, ATileWithFirstIsTheCropOfTheWholeGrid) {
+  const auto all = fields();
+  for (const auto& f : {all[0], all[1], all[5]}) {
+    perlin::grid whole;
+    whole.dims = 2;
+    whole.count = {64, 40, 1, 1};
+    whole.origin = {-3.7, 12.1, 0, 0};
+    whole.step = {0.093, 0.071, 1, 1};
+    std::vector<float> big(whole.size());
+    perlin::fill_grid(f, whole, big);
+    perlin::grid tile = whole;
+    tile.count = {21, 13, 1, 1};
+    tile.first = {37, 19, 0, 0};
+    std::vector<float> small(tile.size());
+    perlin::fill_grid(f, tile, small, {.threads = 2});
+    for (std::size_t j = 0; j < 13; ++j) {
+      for (std::size_t i = 0; i < 21; ++i) {
+        ASSERT_EQ(small[j * 21 + i], big[(j + 19) * 64 + (i + 37)]) << i << " " << j;
+      }
+    }
+  }
+  perlin::grid bad;
+  bad.first = {std::int64_t{1} << 53, 0, 0, 0};
+  std::vector<float> out(1);
+  bad.count = {1, 1, 1, 1};
+  EXPECT_THROW(perlin::fill_grid(perlin::field(), bad, out), perlin::invalid_argument);
+}
+
+}  // namespace

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "perlin/field.hpp"
@@ -12,14 +13,20 @@
 namespace perlin {
 
 /// A uniform grid of `dims` (1 to 4) axes: sample (i, j, k, l) lies at
-/// (origin[0] + i*step[0], origin[1] + j*step[1], ...), each coordinate computed in double.
-/// Samples are stored with x fastest: index = ((l*count[2] + k)*count[1] + j)*count[0] + i.
-/// Axes at and beyond `dims` are ignored.
+/// (origin[0] + (first[0] + i)*step[0], origin[1] + (first[1] + j)*step[1], ...), each
+/// coordinate computed in double exactly so. Samples are stored with x fastest:
+/// index = ((l*count[2] + k)*count[1] + j)*count[0] + i. Axes at and beyond `dims` are ignored.
+///
+/// `first` makes tiles exact: the grid with first = (a, b) and counts (w, h) is, value for value,
+/// the region [a, a+w) x [b, b+h) of the grid with first = (0, 0) and the same origin and step.
+/// (Moving `origin` by a*step instead would round differently in the last bits.)
 struct grid {
   std::size_t dims = 2;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::array<double, 4> origin{0, 0, 0, 0};
   std::array<double, 4> step{1, 1, 1, 1};
+  /// Index of the first sample along each axis; |first + count| must stay below 2^53.
+  std::array<std::int64_t, 4> first{0, 0, 0, 0};
 
   /// The number of samples, the product of the counts. Throws perlin::invalid_argument when a
   /// count is 0, dims is not 1 to 4, or the product overflows std::size_t.

@@ -47,6 +47,7 @@ struct grid_plan {
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::array<double, 4> origin{};
   std::array<double, 4> step{};
+  std::array<std::int64_t, 4> first{};
   std::vector<float> amp;             // per octave
   std::vector<octave_plan> octaves;
   std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation as int32, for gathers

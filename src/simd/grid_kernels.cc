@@ -183,7 +183,8 @@ inline void row_setup(const grid_plan& g, const octave_plan& o, std::size_t row,
   for (int a = 1; a < g.dims; ++a) {
     const std::size_t idx = rem % g.count[a];
     rem /= g.count[a];
-    const double coord = g.origin[a] + static_cast<double>(idx) * g.step[a];
+    const double coord =
+        g.origin[a] + static_cast<double>(g.first[a] + static_cast<std::int64_t>(idx)) * g.step[a];
     const double q = coord * o.freq + o.offset[a];
     const double fl = std::floor(q);
     const axis_index li = lattice_index(fl, o.wrap[a]);
