@@ -8,6 +8,7 @@
 
 #include "eval.hpp"
 #include "options.hpp"
+#include "render.hpp"
 #include "perlin/error.hpp"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::function<int()> run;
   perlin_cli::add_eval_command(app, run);
+  perlin_cli::add_render_command(app, run);
+  perlin_cli::add_targets_command(app, run);
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string valid;
@@ -40,6 +43,9 @@ int main(int argc, char** argv) {
   }
   try {
     return run ? run() : 2;
+  } catch (const perlin::io_error& e) {
+    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    return 1;
   } catch (const perlin::invalid_argument& e) {
     std::fprintf(stderr, "perlin: error: %s\n", e.what());
     return 2;

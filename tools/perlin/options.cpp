@@ -2,13 +2,14 @@
 #include "options.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <vector>
 
 #include "perlin/error.hpp"
 
 namespace perlin_cli {
 
-void add_noise_options(CLI::App& app, noise_options& o) {
+void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency) {
   app.add_option("--noise", o.noise, "Base noise: improved (Ken Perlin 2002) or value")
       ->check(CLI::IsMember({"improved", "value"}))
       ->capture_default_str();
@@ -23,8 +24,10 @@ void add_noise_options(CLI::App& app, noise_options& o) {
       ->check(CLI::IsMember({"none", "fbm", "turbulence", "ridged", "billow"}))
       ->capture_default_str();
   app.add_option("--octaves", o.octaves, "Number of octaves, 1 to 32")->capture_default_str();
-  app.add_option("--frequency", o.frequency, "Frequency of the first octave (> 0)")
-      ->capture_default_str();
+  if (with_frequency) {
+    app.add_option("--frequency", o.frequency, "Frequency of the first octave (> 0)")
+        ->capture_default_str();
+  }
   app.add_option("--lacunarity", o.lacunarity, "Frequency ratio between octaves (> 0)")
       ->capture_default_str();
   app.add_option("--persistence,--gain", o.persistence, "Amplitude ratio between octaves (>= 0)")
@@ -55,6 +58,33 @@ std::vector<std::int64_t> parse_periods(const std::string& text) {
   return out;
 }
 }  // namespace
+
+std::vector<double> parse_list(const std::string& text, const std::string& option,
+                               std::size_t min, std::size_t max) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  const auto bad = [&] {
+    return usage_error(option + ": '" + text + "' is not a comma-separated list of " +
+                       std::to_string(min) + " to " + std::to_string(max) + " finite numbers");
+  };
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    double v = 0;
+    const char* first = item.data();
+    if (!item.empty() && *first == '+') ++first;
+    const auto [ptr, ec] = std::from_chars(first, item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || !std::isfinite(v)) {
+      throw bad();
+    }
+    out.push_back(v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() < min || out.size() > max) throw bad();
+  return out;
+}
 
 perlin::field make_field(const noise_options& o) {
   perlin::lattice lat;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -30,9 +31,14 @@ struct noise_options {
   bool decorrelate = false;
 };
 
-/// Registers --noise, --interp, --seed, --period, --fractal, --octaves, --frequency,
-/// --lacunarity, --persistence, --normalize and --decorrelate on `app`.
-void add_noise_options(CLI::App& app, noise_options& o);
+/// Registers --noise, --interp, --seed, --period, --fractal, --octaves, --lacunarity,
+/// --persistence, --normalize, --decorrelate and, when `with_frequency`, --frequency (the
+/// fractal's base frequency; `perlin render` uses --frequency for the pixel step instead).
+void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = true);
+
+/// Parses a comma-separated list of 1 to `max` numbers for `option`; throws usage_error.
+[[nodiscard]] std::vector<double> parse_list(const std::string& text, const std::string& option,
+                                             std::size_t min, std::size_t max);
 
 /// Builds the field; a perlin::invalid_argument from the library names the bad option.
 [[nodiscard]] perlin::field make_field(const noise_options& o);

@@ -1,0 +1,192 @@
+// PNG through libspng, .npy by hand (its header is a few lines of text), and atomic files.
+#include "perlin/image_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <spng.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "perlin/error.hpp"
+
+namespace perlin {
+
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw io_error(path.string() + ": " + what);
+}
+
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  const auto parent = path.parent_path();
+  return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+/// A temporary file beside the target; commit() renames it over the target, and the destructor
+/// removes it if commit() never ran, so no partial file is ever left behind.
+class atomic_file {
+ public:
+  explicit atomic_file(const std::filesystem::path& target) : target_(target) {
+    std::string tmpl = (folder_of(target) / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    fd_ = ::mkstemp(tmpl.data());
+    if (fd_ < 0) fail(target, std::string("cannot create a file in its folder: ") + std::strerror(errno));
+    temp_ = tmpl;
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) {
+      std::error_code ec;
+      std::filesystem::remove(temp_, ec);
+    }
+  }
+
+  void write(const void* data, std::size_t size) {
+    const auto* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, p, size);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail(target_, std::string("write failed: ") + std::strerror(errno));
+      }
+      p += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+
+  void commit() {
+    if (::fsync(fd_) != 0) fail(target_, std::string("fsync failed: ") + std::strerror(errno));
+    // mkstemp creates 0600; an image is for others to read too (reading the umask is not
+    // thread safe, so the common default is set instead).
+    ::fchmod(fd_, 0644);
+    if (::close(fd_) != 0) {
+      fd_ = -1;
+      fail(target_, std::string("close failed: ") + std::strerror(errno));
+    }
+    fd_ = -1;
+    std::error_code ec;
+    std::filesystem::rename(temp_, target_, ec);
+    if (ec) fail(target_, "cannot replace it: " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  std::filesystem::path target_, temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+struct spng_deleter {
+  void operator()(spng_ctx* c) const { spng_ctx_free(c); }
+};
+
+}  // namespace
+
+void check_writable(const std::filesystem::path& path) {
+  const auto folder = folder_of(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(folder, ec)) fail(path, "folder '" + folder.string() + "' does not exist");
+  if (!std::filesystem::is_directory(folder, ec)) fail(path, "'" + folder.string() + "' is not a folder");
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder");
+  atomic_file probe(path);  // throws if the folder does not accept a new file; removed unused
+}
+
+void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
+               pixel_format format, std::span<const std::uint8_t> data) {
+  const std::size_t bytes = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
+  if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
+    throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
+  }
+  if (data.size() != width * height * bytes) {
+    throw invalid_argument("data: expected " + std::to_string(width * height * bytes) + " bytes, got " +
+                           std::to_string(data.size()));
+  }
+  std::unique_ptr<spng_ctx, spng_deleter> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
+  if (!ctx) fail(path, "cannot create a PNG encoder");
+  spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
+  spng_ihdr ihdr{};
+  ihdr.width = static_cast<std::uint32_t>(width);
+  ihdr.height = static_cast<std::uint32_t>(height);
+  ihdr.bit_depth = format == pixel_format::gray16 ? 16 : 8;
+  ihdr.color_type = format == pixel_format::rgb8 ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_GRAYSCALE;
+  int rc = spng_set_ihdr(ctx.get(), &ihdr);
+  if (rc == 0) rc = spng_encode_image(ctx.get(), data.data(), data.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
+  if (rc != 0) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
+  std::size_t size = 0;
+  void* buf = spng_get_png_buffer(ctx.get(), &size, &rc);
+  if (buf == nullptr) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
+  const std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
+  atomic_file out(path);
+  out.write(buf, size);
+  out.commit();
+}
+
+void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
+               std::span<const float> data) {
+  std::size_t n = 1;
+  std::string dims;
+  for (const std::size_t d : shape) {
+    n *= d;
+    dims += std::to_string(d) + ", ";
+  }
+  if (shape.size() == 1) dims.pop_back();  // "(5,)"
+  else if (!dims.empty()) dims.resize(dims.size() - 2);
+  if (n != data.size()) throw invalid_argument("data: does not match the shape");
+  // NumPy format 1.0: magic, version, header length (uint16 LE), then a dict padded with spaces
+  // and ending in '\n' so that the data starts at a multiple of 64 bytes.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  std::string prefix = "\x93NUMPY";
+  prefix.push_back('\x01');
+  prefix.push_back('\x00');
+  prefix.push_back(static_cast<char>(header.size() & 0xFF));
+  prefix.push_back(static_cast<char>(header.size() >> 8));
+  static_assert(std::endian::native == std::endian::little, "the .npy writer assumes little-endian");
+  atomic_file out(path);
+  out.write(prefix.data(), prefix.size());
+  out.write(header.data(), header.size());
+  out.write(data.data(), data.size() * sizeof(float));
+  out.commit();
+}
+
+png_image read_png(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  const std::unique_ptr<std::FILE, decltype(&std::fclose)> file(f, &std::fclose);
+  std::unique_ptr<spng_ctx, spng_deleter> ctx(spng_ctx_new(0));
+  if (!ctx) fail(path, "cannot create a PNG decoder");
+  spng_set_png_file(ctx.get(), f);
+  spng_ihdr ihdr{};
+  int rc = spng_get_ihdr(ctx.get(), &ihdr);
+  if (rc != 0) fail(path, std::string("not a PNG: ") + spng_strerror(rc));
+  png_image img;
+  img.width = ihdr.width;
+  img.height = ihdr.height;
+  img.bit_depth = ihdr.bit_depth;
+  switch (ihdr.color_type) {
+    case SPNG_COLOR_TYPE_GRAYSCALE: img.channels = 1; break;
+    case SPNG_COLOR_TYPE_TRUECOLOR: img.channels = 3; break;
+    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA: img.channels = 2; break;
+    case SPNG_COLOR_TYPE_TRUECOLOR_ALPHA: img.channels = 4; break;
+    default: img.channels = 1; break;
+  }
+  std::size_t size = 0;
+  rc = spng_decoded_image_size(ctx.get(), SPNG_FMT_PNG, &size);
+  if (rc == 0) {
+    img.data.resize(size);
+    rc = spng_decode_image(ctx.get(), img.data.data(), size, SPNG_FMT_PNG, 0);
+  }
+  if (rc != 0) fail(path, std::string("cannot decode: ") + spng_strerror(rc));
+  return img;
+}
+
+}  // namespace perlin

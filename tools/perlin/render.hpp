@@ -1,0 +1,15 @@
+// `perlin render`: textures, heightmaps, volumes and animation frames as PNG or .npy files.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace perlin_cli {
+
+/// Registers the subcommand; `run` is set to the action to take once parsing succeeded.
+void add_render_command(CLI::App& app, std::function<int()>& run);
+
+/// Registers `perlin targets`: the SIMD targets compiled in and usable here, the active one marked.
+void add_targets_command(CLI::App& app, std::function<int()>& run);
+
+}  // namespace perlin_cli
