@@ -249,7 +249,7 @@ int run_render(render_options o, CLI::App* cmd) {
     for (const auto& m : colormaps()) valid += (valid.empty() ? "" : ", ") + std::string(m.name);
     throw usage_error("--colormap: unknown '" + cmap_name + "' (valid: " + valid + ")");
   }
-  if (std::string(r.cmap->name) == "grey") r.cmap = nullptr;
+  if (std::string(r.cmap->name) == "grey" || !r.png) r.cmap = nullptr;
   if (r.cmap != nullptr && r.bits == 16) {
     throw usage_error("--bits 16 is for grey images; a colormap gives 8-bit RGB");
   }

@@ -1,0 +1,229 @@
+// `perlin render` end to end: decoded PNGs, determinism, seamless tiles, exact regions, 16-bit
+// depth, animation frames, volumes and every bad input (with no file left behind).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "perlin/image_io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using perlin_test::run_perlin;
+using perlin_test::slurp;
+using perlin_test::temp_dir;
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::size_t count_files(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+/// The float values of a .npy written by perlin (header checked against the expected shape).
+std::vector<float> read_npy(const fs::path& p, const std::string& shape) {
+  const std::string bytes = slurp(p);
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  const std::size_t header_len = static_cast<unsigned char>(bytes[8]) |
+                                 static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  const std::string header = bytes.substr(10, header_len);
+  EXPECT_NE(header.find("'shape': (" + shape + ")"), std::string::npos) << header;
+  EXPECT_EQ((10 + header_len) % 64, 0u);
+  std::vector<float> v((bytes.size() - 10 - header_len) / 4);
+  std::memcpy(v.data(), bytes.data() + 10 + header_len, v.size() * 4);
+  return v;
+}
+
+TEST(CliRender, PngsDecodeWithTheRightFormat) {
+  const temp_dir d;
+  struct {
+    const char* args;
+    int bits, channels;
+  } cases[] = {
+      {"--size 40x30", 8, 1},
+      {"--size 40x30 --bits 16 --preset terrain", 16, 1},
+      {"--size 40x30 --preset clouds", 8, 3},
+      {"--size 40x30 --preset terrain", 8, 3},
+      {"--size 40x30 --preset marble --colormap grey", 8, 1},
+      {"--size 40x30 --preset wood", 8, 3},
+      {"--size 40x30 --noise value --interp cosine --colormap heat", 8, 3},
+  };
+  for (const auto& c : cases) {
+    const fs::path out = d.path / "a.png";
+    const auto r = run_perlin(std::string("render -o ") + q(out) + " " + c.args);
+    ASSERT_EQ(r.status, 0) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    const auto img = perlin::read_png(out);
+    EXPECT_EQ(img.width, 40u) << c.args;
+    EXPECT_EQ(img.height, 30u) << c.args;
+    EXPECT_EQ(img.bit_depth, c.bits) << c.args;
+    EXPECT_EQ(img.channels, c.channels) << c.args;
+    EXPECT_EQ(count_files(d.path), 1u) << "no temporary file left";
+  }
+}
+
+TEST(CliRender, SameCommandSameBytes) {
+  const temp_dir d;
+  const std::string args = " --preset terrain --size 96x64 --seed 3 --threads ";
+  ASSERT_EQ(run_perlin("render -o " + q(d.path / "a.png") + args + "2").status, 0);
+  ASSERT_EQ(run_perlin("render -o " + q(d.path / "b.png") + args + "1").status, 0);
+  EXPECT_EQ(slurp(d.path / "a.png"), slurp(d.path / "b.png"));
+}
+
+TEST(CliRender, TileableImagesWrap) {
+  const temp_dir d;
+  for (const char* preset : {"clouds", "marble", "terrain"}) {
+    const std::string args = std::string(" --preset ") + preset + " --size 70x50 --frequency 0.043 --tileable";
+    ASSERT_EQ(run_perlin("render -o " + q(d.path / "t.npy") + args).status, 0);
+    ASSERT_EQ(run_perlin("render -o " + q(d.path / "next.npy") + args + " --offset 70,50").status, 0);
+    const auto t = read_npy(d.path / "t.npy", "50, 70");
+    const auto next = read_npy(d.path / "next.npy", "50, 70");
+    // The tile one period further on is the same tile (up to the rounding of the coordinates).
+    for (std::size_t i = 0; i < t.size(); ++i) ASSERT_NEAR(t[i], next[i], 1e-4) << preset << " " << i;
+    // Across the seam the image changes no more than between neighbours inside it.
+    double inner = 0, seam = 0;
+    for (std::size_t j = 0; j < 50; ++j) {
+      for (std::size_t i = 0; i + 1 < 70; ++i) {
+        inner = std::max(inner, double(std::abs(t[j * 70 + i + 1] - t[j * 70 + i])));
+      }
+      seam = std::max(seam, double(std::abs(t[j * 70] - t[j * 70 + 69])));
+    }
+    for (std::size_t i = 0; i < 70; ++i) {
+      for (std::size_t j = 0; j + 1 < 50; ++j) {
+        inner = std::max(inner, double(std::abs(t[(j + 1) * 70 + i] - t[j * 70 + i])));
+      }
+      seam = std::max(seam, double(std::abs(t[i] - t[49 * 70 + i])));
+    }
+    EXPECT_LE(seam, 1.5 * inner) << preset;
+  }
+  const auto r = run_perlin("render -o " + q(d.path / "w.png") + " --preset wood --tileable");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("wood"), std::string::npos);
+  const auto l = run_perlin("render -o " + q(d.path / "w.png") + " --tileable --lacunarity 2.5 --fractal fbm --octaves 3");
+  EXPECT_EQ(l.status, 2);
+  EXPECT_NE(l.err.find("lacunarity"), std::string::npos);
+}
+
+TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
+  const temp_dir d;
+  for (const char* preset : {"terrain", "clouds", "marble", "plain"}) {
+    const std::string args = std::string(" --preset ") + preset + " --origin 3.5,-7.25 --frequency 0.031";
+    ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status, 0);
+    ASSERT_EQ(run_perlin("render -o " + q(d.path / "part.png") + args + " --size 20x15 --offset 17,9").status, 0);
+    const auto whole = perlin::read_png(d.path / "whole.png");
+    const auto part = perlin::read_png(d.path / "part.png");
+    const std::size_t ch = static_cast<std::size_t>(whole.channels);
+    ASSERT_EQ(part.channels, whole.channels);
+    for (std::size_t j = 0; j < 15; ++j) {
+      for (std::size_t i = 0; i < 20 * ch; ++i) {
+        ASSERT_EQ(part.data[j * 20 * ch + i], whole.data[(j + 9) * 64 * ch + 17 * ch + i])
+            << preset << " " << i << "," << j;
+      }
+    }
+  }
+}
+
+TEST(CliRender, SixteenBitHeightmapsHaveMoreThan256Levels) {
+  const temp_dir d;
+  ASSERT_EQ(run_perlin("render -o " + q(d.path / "h.png") + " --preset terrain --bits 16 --size 128x128").status, 0);
+  const auto img = perlin::read_png(d.path / "h.png");
+  ASSERT_EQ(img.bit_depth, 16);
+  std::set<std::uint16_t> levels;
+  for (std::size_t i = 0; i + 1 < img.data.size(); i += 2) {
+    std::uint16_t v;
+    std::memcpy(&v, img.data.data() + i, 2);
+    levels.insert(v);
+  }
+  EXPECT_GT(levels.size(), 256u);
+}
+
+TEST(CliRender, FramesVolumesAndStretch) {
+  const temp_dir d;
+  auto r = run_perlin("render -o " + q(d.path / "f.png") + " --size 24x16 --frames 8 --loop --preset clouds");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (int k = 0; k < 8; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "f_%04d.png", k);
+    EXPECT_EQ(perlin::read_png(d.path / name).width, 24u);
+  }
+  EXPECT_FALSE(fs::exists(d.path / "f_0008.png"));
+  // The loop is a circle: frame 2 of 8 and frame 1 of 4 sit at the same angle.
+  r = run_perlin("render -o " + q(d.path / "g.png") + " --size 24x16 --frames 4 --loop --preset clouds");
+  ASSERT_EQ(r.status, 0);
+  EXPECT_EQ(slurp(d.path / "f_0002.png"), slurp(d.path / "g_0001.png"));
+  EXPECT_NE(slurp(d.path / "f_0001.png"), slurp(d.path / "f_0002.png"));
+  r = run_perlin("render -o " + q(d.path / "v.npy") + " --size 12x10 --depth 5 --preset terrain");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto v = read_npy(d.path / "v.npy", "5, 10, 12");
+  EXPECT_EQ(v.size(), 600u);
+  r = run_perlin("render -o " + q(d.path / "s.png") + " --size 32x32 --stretch");
+  ASSERT_EQ(r.status, 0);
+  EXPECT_NE(r.err.find("--stretch"), std::string::npos);
+  const auto img = perlin::read_png(d.path / "s.png");
+  EXPECT_EQ(*std::min_element(img.data.begin(), img.data.end()), 0);
+  EXPECT_EQ(*std::max_element(img.data.begin(), img.data.end()), 255);
+}
+
+TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
+  const temp_dir d;
+  const std::string out = q(d.path / "x.png");
+  const struct {
+    std::string args;
+    int status;
+    const char* message;
+  } cases[] = {
+      {"render -o " + out + " --size 0x10", 2, "--size"},
+      {"render -o " + out + " --size -5x10", 2, "--size"},
+      {"render -o " + out + " --size 10x", 2, "--size"},
+      {"render -o " + out + " --size 10*10", 2, "--size"},
+      {"render -o " + out + " --size 100000x100000", 2, "bytes"},
+      {"render -o " + out + " --preset velvet", 2, "--preset"},
+      {"render -o " + out + " --colormap rainbow", 2, "valid: grey, clouds"},
+      {"render -o " + out + " --bits 12", 2, "--bits"},
+      {"render -o " + out + " --bits 16 --colormap heat", 2, "--bits 16"},
+      {"render -o " + q(d.path / "x.jpg"), 2, ".jpg"},
+      {"render -o " + out + " --depth 4", 2, "--depth"},
+      {"render -o " + out + " --frequency 0", 2, "--frequency"},
+      {"render -o " + out + " --frequency 0.1 --scale 10", 2, "alternatives"},
+      {"render -o " + out + " --range 1,0", 2, "--range"},
+      {"render -o " + out + " --origin 1", 2, "--origin"},
+      {"render -o " + out + " --offset 1.5,2", 2, "--offset"},
+      {"render -o " + out + " --octaves 0", 2, "octaves"},
+      {"render -o " + out + " --simd AVX9000", 2, "AVX9000"},
+      {"render -o " + out + " --loop", 2, "--loop"},
+      {"render --size 10x10", 2, "--output"},
+      {"render -o " + q(d.path / "missing" / "x.png"), 1, "does not exist"},
+      {"render -o " + q(d.path / "x.png" / "y.png"), 1, "x.png"},
+      {"render -o /proc/perlin-test.png", 1, "cannot create"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_perlin(c.args);
+    EXPECT_EQ(r.status, c.status) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_EQ(count_files(d.path), 0u) << c.args;
+  }
+  // An existing file is replaced only by a complete new one.
+  std::ofstream(d.path / "x.png") << "old";
+  EXPECT_EQ(run_perlin("render -o " + out + " --bits 12").status, 2);
+  EXPECT_EQ(slurp(d.path / "x.png"), "old");
+  EXPECT_EQ(run_perlin("render -o " + out + " --size 8x8").status, 0);
+  EXPECT_EQ(perlin::read_png(d.path / "x.png").width, 8u);
+  EXPECT_EQ(count_files(d.path), 1u);
+}
+
+TEST(CliTargets, ListsTheActiveTarget) {
+  const auto r = run_perlin("targets");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find(" *\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("SCALAR"), std::string::npos) << r.out;  // the fallback is always there
+}
+
+}  // namespace
