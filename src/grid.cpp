@@ -185,6 +185,18 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
     // Padding so that the vectorised coefficient pass may read whole vectors of cells.
     o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
     o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
+    for (std::size_t c = 0; c < o.cx0.size(); ++c) {
+      o.hx0.push_back(plan.perm[static_cast<std::size_t>(o.cx0[c])]);
+      o.hx1.push_back(plan.perm[static_cast<std::size_t>(o.cx1[c])]);
+    }
+    for (std::size_t a = 1; a < g.dims; ++a) {
+      for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
+        const double q = sample_coord(g, a, idx) * op.freq + op.offset[a];
+        const double fl = std::floor(q);
+        const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
+        o.axis[a].push_back({li.i0, li.i1, q - fl, blend(f, q - fl)});
+      }
+    }
     plan.octaves.push_back(std::move(o));
   }
   return plan;

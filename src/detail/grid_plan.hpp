@@ -32,6 +32,14 @@ struct octave_plan {
   std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
   // Per cell the row touches:
   std::vector<std::int32_t> cx0, cx1;  // hashed x index of the lower and upper corner
+  std::vector<std::int32_t> hx0, hx1;  // p[cx0], p[cx1]: the first level of the hash
+  /// Axes 1..3: per sample index along that axis, the hashed indices, fraction and blend weight,
+  /// so that starting a row costs lookups only.
+  struct axis_sample {
+    std::uint32_t i0, i1;
+    double f, t;
+  };
+  std::array<std::vector<axis_sample>, 4> axis;
   std::size_t cells = 0;
 };
 

@@ -167,8 +167,8 @@ HWY_INLINE VF corners_v(const tables& tb, VI a0, VI a1, const VF fx, const VF tx
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
 struct row_axis {
-  std::uint32_t i0 = 0, i1 = 0;
-  double f = 0, t = 0;
+  std::uint32_t i0, i1;
+  double f, t;
 };
 
 inline double blend_weight(bool improved, interpolation interp, double f) {
@@ -177,21 +177,12 @@ inline double blend_weight(bool improved, interpolation interp, double f) {
   return interp_weight(interp, f, &unused);
 }
 
-/// Axes 1..dims-1 of grid row `row` for octave `o`.
-inline void row_setup(const grid_plan& g, const octave_plan& o, std::size_t row, row_axis* ax) {
-  std::size_t rem = row;
+/// Axes 1..dims-1 of the row with indices idx[1..3], for octave `o` (from the plan's tables).
+inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_t* idx,
+                      row_axis* ax) {
   for (int a = 1; a < g.dims; ++a) {
-    const std::size_t idx = rem % g.count[a];
-    rem /= g.count[a];
-    const double coord =
-        g.origin[a] + static_cast<double>(g.first[a] + static_cast<std::int64_t>(idx)) * g.step[a];
-    const double q = coord * o.freq + o.offset[a];
-    const double fl = std::floor(q);
-    const axis_index li = lattice_index(fl, o.wrap[a]);
-    ax[a].i0 = li.i0;
-    ax[a].i1 = li.i1;
-    ax[a].f = q - fl;
-    ax[a].t = blend_weight(g.improved, g.interp, ax[a].f);
+    const auto& s = o.axis[a][idx[a]];
+    ax[a] = {s.i0, s.i1, s.f, s.t};
   }
 }
 
@@ -285,21 +276,44 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
   const VF one = hn::Set(df, 1.0f);
   float* A[2] = {a0, a1};
   float* B[2] = {b0, b1};
+  // Pair gathers when every upper index is the lower one plus 1 (see tables).
+  bool pairs = true;
+  for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
   for (std::size_t c = 0; c < o.cells; c += N) {
-    const VI hx[2] = {hn::GatherIndex(di, p, hn::LoadU(di, o.cx0.data() + c)),
-                      hn::GatherIndex(di, p, hn::LoadU(di, o.cx1.data() + c))};
+    const VI hx[2] = {hn::LoadU(di, o.hx0.data() + c), hn::LoadU(di, o.hx1.data() + c)};
     for (int xb = 0; xb < 2; ++xb) {
+      // The corner hashes of this x side, indexed by m (bit 0 = y, bit 1 = z).
+      VI hm[combos];
+      if constexpr (D == 1) {
+        hm[0] = hn::GatherIndex(di, g.perm_z0.data(), hx[xb]);
+      } else if constexpr (D == 2) {
+        if (pairs) {
+          const VI q = hn::GatherIndex(di, g.pairs_z0.data(), hn::Add(hx[xb], iy[0]));
+          hm[0] = low16(q);
+          hm[1] = high16(q);
+        } else {
+          hm[0] = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[0]));
+          hm[1] = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[1]));
+        }
+      } else {
+        if (pairs) {
+          const VI q = hn::GatherIndex(di, g.pairs.data(), hn::Add(hx[xb], iy[0]));
+          const VI qy[2] = {low16(q), high16(q)};
+          for (int yb = 0; yb < 2; ++yb) {
+            const VI qz = hn::GatherIndex(di, g.pairs.data(), hn::Add(qy[yb], iz[0]));
+            hm[yb] = low16(qz);
+            hm[yb + 2] = high16(qz);
+          }
+        } else {
+          for (int m = 0; m < combos; ++m) {
+            const VI h = hn::GatherIndex(di, p, hn::Add(hx[xb], iy[m & 1]));
+            hm[m] = hn::GatherIndex(di, p, hn::Add(h, iz[(m >> 1) & 1]));
+          }
+        }
+      }
       VF acc_a = zero, acc_b = zero;
       for (int m = 0; m < combos; ++m) {
-        VI h;
-        if constexpr (D == 1) {
-          h = hn::GatherIndex(di, g.perm_z0.data(), hx[xb]);
-        } else if constexpr (D == 2) {
-          h = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[m & 1]));
-        } else {
-          h = hn::GatherIndex(di, p, hn::Add(hx[xb], iy[m & 1]));
-          h = hn::GatherIndex(di, p, hn::Add(h, iz[(m >> 1) & 1]));
-        }
+        const VI h = hm[m];
         if constexpr (Improved) {
           acc_a = mul_add<Strict>(weight[m], grad_v(h, zero, ry[m], rz[m]), acc_a);
           acc_b = mul_add<Strict>(weight[m], grad_v(h, one, zero, zero), acc_b);
@@ -458,16 +472,32 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     total.resize(padded);
     weight.resize(padded);
   }
+  // Axes beyond dims stay at index 0 (the slice); row_setup overwrites the others per row.
+  row_axis ax[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  // The row's indices along y, z, w: divided once, then counted.
+  std::size_t idx[4] = {0, 0, 0, 0};
+  {
+    std::size_t rem = row_begin;
+    for (int a = 1; a < g.dims; ++a) {
+      idx[a] = rem % g.count[a];
+      rem /= g.count[a];
+    }
+  }
   for (std::size_t row = row_begin; row < row_end; ++row) {
     float* out_row = out + (row - row_begin) * nx;
+    if (row != row_begin) {
+      for (int a = 1; a < g.dims; ++a) {
+        if (++idx[a] < g.count[a]) break;
+        idx[a] = 0;
+      }
+    }
     if (!single) {
       std::fill(total.begin(), total.end(), 0.0f);
       if (g.kind == fractal_kind::ridged) std::fill(weight.begin(), weight.end(), 1.0f);
     }
     for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
       const octave_plan& o = g.octaves[oi];
-      row_axis ax[4];
-      row_setup(g, o, row, ax);
+      row_setup(g, o, idx, ax);
       float* dst = single ? out_row : noise.data();
       const std::size_t n = single ? nx : padded - k_pad;
       bool done = false;
