@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "detail/dims.hpp"
 #include "detail/kernel.hpp"
 #include "perlin/error.hpp"
 
@@ -91,22 +92,6 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
   return total;
 }
 
-template <class T, class F>
-T dispatch_dims(std::span<const T> p, std::span<T> gradient, F&& f) {
-  if (p.empty() || p.size() > k_max_dims) {
-    detail::throw_invalid("point", "must have 1 to 4 coordinates, got " + std::to_string(p.size()));
-  }
-  if (!gradient.empty() && gradient.size() != p.size()) {
-    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
-  }
-  T* g = gradient.empty() ? nullptr : gradient.data();
-  switch (p.size()) {
-    case 1: return f.template operator()<1>(p.data(), g);
-    case 2: return f.template operator()<2>(p.data(), g);
-    case 3: return f.template operator()<3>(p.data(), g);
-    default: return f.template operator()<4>(p.data(), g);
-  }
-}
 
 void check_finite(const char* name, double v) {
   if (!std::isfinite(v)) detail::throw_invalid(name, "must be finite");
@@ -169,7 +154,7 @@ double fractal::bound(double base) const noexcept {
 
 template <class Noise, class T>
 T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
-  return dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
+  return detail::dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
     if constexpr (std::is_same_v<Noise, improved_noise>) {
       return fractal_sum<D, T>(
           *this, noise.lattice(),

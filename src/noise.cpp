@@ -2,6 +2,7 @@
 // exactness of the double path never depends on the flags of the caller's translation unit.
 #include <string>
 
+#include "detail/dims.hpp"
 #include "detail/kernel.hpp"
 #include "perlin/error.hpp"
 #include "perlin/improved_noise.hpp"
@@ -24,22 +25,6 @@ T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
   return detail::value<D, T>(l.perm().data(), l.wraps().data(), i, x, grad);
 }
 
-template <class T, class F>
-T eval_any(std::span<const T> p, std::span<T> gradient, F&& f) {
-  if (p.empty() || p.size() > k_max_dims) {
-    detail::throw_invalid("point", "must have 1 to 4 coordinates, got " + std::to_string(p.size()));
-  }
-  if (!gradient.empty() && gradient.size() != p.size()) {
-    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
-  }
-  T* g = gradient.empty() ? nullptr : gradient.data();
-  switch (p.size()) {
-    case 1: return f.template operator()<1>(p.data(), g);
-    case 2: return f.template operator()<2>(p.data(), g);
-    case 3: return f.template operator()<3>(p.data(), g);
-    default: return f.template operator()<4>(p.data(), g);
-  }
-}
 
 }  // namespace
 
@@ -103,12 +88,12 @@ with_gradient<float, 3> improved_noise::noise3d_deriv(float x, float y, float z)
 }
 
 double improved_noise::eval(std::span<const double> p, std::span<double> gradient) const {
-  return eval_any(p, gradient, [this]<int D>(const double* x, double* g) {
+  return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {
     return improved_at<D>(lattice_, x, g);
   });
 }
 float improved_noise::eval(std::span<const float> p, std::span<float> gradient) const {
-  return eval_any(p, gradient, [this]<int D>(const float* x, float* g) {
+  return detail::dispatch_dims(p, gradient, [this]<int D>(const float* x, float* g) {
     return improved_at<D>(lattice_, x, g);
   });
 }
@@ -148,12 +133,12 @@ with_gradient<double, 3> value_noise::noise3d_deriv(double x, double y, double z
   return r;
 }
 double value_noise::eval(std::span<const double> p, std::span<double> gradient) const {
-  return eval_any(p, gradient, [this]<int D>(const double* x, double* g) {
+  return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {
     return value_at<D>(lattice_, interp_, x, g);
   });
 }
 float value_noise::eval(std::span<const float> p, std::span<float> gradient) const {
-  return eval_any(p, gradient, [this]<int D>(const float* x, float* g) {
+  return detail::dispatch_dims(p, gradient, [this]<int D>(const float* x, float* g) {
     return value_at<D>(lattice_, interp_, x, g);
   });
 }

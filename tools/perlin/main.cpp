@@ -43,17 +43,11 @@ int main(int argc, char** argv) {
   }
   try {
     return run ? run() : 2;
-  } catch (const perlin::io_error& e) {
-    std::fprintf(stderr, "perlin: error: %s\n", e.what());
-    return 1;
-  } catch (const perlin::invalid_argument& e) {
-    std::fprintf(stderr, "perlin: error: %s\n", e.what());
-    return 2;
-  } catch (const perlin_cli::usage_error& e) {
-    std::fprintf(stderr, "perlin: error: %s\n", e.what());
-    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "perlin: error: %s\n", e.what());
-    return 1;
+    // A bad option value (the library names the parameter) is a usage error; the rest failed.
+    const bool usage = dynamic_cast<const perlin::invalid_argument*>(&e) != nullptr ||
+                       dynamic_cast<const perlin_cli::usage_error*>(&e) != nullptr;
+    return usage ? 2 : 1;
   }
 }
