@@ -14,8 +14,12 @@ namespace {
 
 template <int D, class T>
 T improved_at(const lattice& l, const T* x, T* grad) noexcept {
-  if constexpr (D == 2 || D == 3) {
-    if (grad == nullptr) return detail::improved_fast<D, T>(l.perm().data(), l.wraps().data(), x);
+  if constexpr (D == 2) {
+    if (grad == nullptr) return detail::improved_fast<2, T>(l.perm().data(), l.wraps().data(), x[0], x[1]);
+  } else if constexpr (D == 3) {
+    if (grad == nullptr) {
+      return detail::improved_fast<3, T>(l.perm().data(), l.wraps().data(), x[0], x[1], x[2]);
+    }
   }
   return detail::improved<D, T>(l.perm().data(), l.wraps().data(), x, grad);
 }
@@ -31,12 +35,10 @@ T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
 // ---- improved noise ----
 double improved_noise::noise1d(double x) const noexcept { return improved_at<1>(lattice_, &x, static_cast<double*>(nullptr)); }
 double improved_noise::noise2d(double x, double y) const noexcept {
-  const double p[2] = {x, y};
-  return improved_at<2>(lattice_, p, static_cast<double*>(nullptr));
+  return detail::improved_fast<2>(lattice_.perm().data(), lattice_.wraps().data(), x, y);
 }
 double improved_noise::noise3d(double x, double y, double z) const noexcept {
-  const double p[3] = {x, y, z};
-  return improved_at<3>(lattice_, p, static_cast<double*>(nullptr));
+  return detail::improved_fast<3>(lattice_.perm().data(), lattice_.wraps().data(), x, y, z);
 }
 double improved_noise::noise4d(double x, double y, double z, double w) const noexcept {
   const double p[4] = {x, y, z, w};
@@ -44,12 +46,10 @@ double improved_noise::noise4d(double x, double y, double z, double w) const noe
 }
 float improved_noise::noise1d(float x) const noexcept { return improved_at<1>(lattice_, &x, static_cast<float*>(nullptr)); }
 float improved_noise::noise2d(float x, float y) const noexcept {
-  const float p[2] = {x, y};
-  return improved_at<2>(lattice_, p, static_cast<float*>(nullptr));
+  return detail::improved_fast<2>(lattice_.perm().data(), lattice_.wraps().data(), x, y);
 }
 float improved_noise::noise3d(float x, float y, float z) const noexcept {
-  const float p[3] = {x, y, z};
-  return improved_at<3>(lattice_, p, static_cast<float*>(nullptr));
+  return detail::improved_fast<3>(lattice_.perm().data(), lattice_.wraps().data(), x, y, z);
 }
 float improved_noise::noise4d(float x, float y, float z, float w) const noexcept {
   const float p[4] = {x, y, z, w};
