@@ -33,7 +33,11 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 class atomic_file {
  public:
   explicit atomic_file(const std::filesystem::path& target) : target_(target) {
-    std::string tmpl = (folder_of(target) / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    // Built with += rather than "." + name: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".tmp-XXXXXX";
+    std::string tmpl = (folder_of(target) / name).string();
     fd_ = ::mkstemp(tmpl.data());
     if (fd_ < 0) fail(target, std::string("cannot create a file in its folder: ") + std::strerror(errno));
     temp_ = tmpl;
