@@ -21,6 +21,10 @@ namespace {
 /// Cells narrower than this many samples are hashed per sample (gathers), not per cell.
 constexpr double k_gather_below_width = 3.0;
 
+/// Columns per plan: the per-column tables cost about 40 bytes a column and octave, so very
+/// wide grids (long 1-D signals) are filled in bands of columns with bounded memory.
+constexpr std::size_t k_band_columns = 8192;
+
 std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
   if (b != 0 && a > std::numeric_limits<std::size_t>::max() / b) {
     detail::throw_invalid(what, "the number of samples overflows std::size_t");
@@ -240,13 +244,20 @@ void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_o
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
-  const detail::grid_plan plan = make_plan(f, g, o.strict);
   const detail::kernels& k = detail::active_kernels();
   const std::size_t nx = g.count[0];
   const std::size_t rows = n / nx;
-  parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
-    k.fill_rows(plan, rb, re, out.data() + rb * nx);
-  });
+  // Bands of columns; `first` keeps each band's coordinates those of the whole grid.
+  for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
+    grid band = g;
+    band.count[0] = std::min(k_band_columns, nx - x0);
+    band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
+    detail::grid_plan plan = make_plan(f, band, o.strict);
+    plan.row_stride = nx;
+    parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
+      k.fill_rows(plan, rb, re, out.data() + rb * nx + x0);
+    });
+  }
 }
 
 void fill_grid(const field& f, const grid& g, std::span<double> out, const bulk_options& o) {

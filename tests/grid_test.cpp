@@ -301,3 +301,26 @@ TEST(Grid, ATileWithFirstIsTheCropOfTheWholeGrid) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Grid, WideGridsAreFilledInBandsWithTheSameValues) {
+  // 20,000 columns: more than one band of columns; each column must still be the scalar value.
+  const auto all = fields();
+  for (const auto& f : {all[0], all[1]}) {
+    perlin::grid g;
+    g.dims = 2;
+    g.count = {20000, 3, 1, 1};
+    g.origin = {-100.3, 0.7, 0, 0};
+    g.step = {0.0173, 0.5, 1, 1};
+    std::vector<float> got(g.size());
+    std::vector<double> want(g.size());
+    perlin::fill_grid(f, g, got, {.threads = 2});
+    perlin::fill_grid(f, g, std::span<double>(want));
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - want[i]));
+    EXPECT_LE(worst, tolerance(f));
+  }
+}
+
+}  // namespace

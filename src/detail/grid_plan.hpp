@@ -56,6 +56,9 @@ struct grid_plan {
   std::array<double, 4> origin{};
   std::array<double, 4> step{};
   std::array<std::int64_t, 4> first{};
+  /// Distance in floats between the starts of two rows of the output (the whole grid's width
+  /// when the plan covers a band of columns).
+  std::size_t row_stride = 0;
   std::vector<float> amp;             // per octave
   std::vector<octave_plan> octaves;
   std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation as int32, for gathers

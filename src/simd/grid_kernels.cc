@@ -484,7 +484,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     }
   }
   for (std::size_t row = row_begin; row < row_end; ++row) {
-    float* out_row = out + (row - row_begin) * nx;
+    float* out_row = out + (row - row_begin) * g.row_stride;
     if (row != row_begin) {
       for (int a = 1; a < g.dims; ++a) {
         if (++idx[a] < g.count[a]) break;
