@@ -64,11 +64,6 @@ void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   }
 }
 
-/// The coordinate of sample `i` along `axis`, as grid documents it.
-double sample_coord(const grid& g, std::size_t axis, std::size_t i) {
-  return g.origin[axis] + static_cast<double>(g.first[axis] + static_cast<std::int64_t>(i)) *
-                              g.step[axis];
-}
 
 void check_grid(const grid& g) {
   (void)g.size();
@@ -119,21 +114,17 @@ std::vector<octave_params> octave_list(const field& f) {
   return out;
 }
 
-double blend(const field& f, double t) {
-  if (f.kind() == noise_kind::improved) return detail::fade(t);
-  double unused;
-  return detail::interp_weight(std::get<value_noise>(f.base()).interp(), t, &unused);
-}
 
 template <class Plan>
 void fill_common(Plan& plan, const field& f, bool strict) {
   const perlin::permutation& perm = f.lattice().perm();
-  for (std::size_t i = 0; i < 512; ++i) plan.perm[i] = perm[i];
-  for (std::size_t i = 0; i < 512; ++i) plan.perm_z0[i] = perm[perm[i]];
+  detail::hash_tables& t = plan.tables;
+  for (std::size_t i = 0; i < 512; ++i) t.perm[i] = perm[i];
+  for (std::size_t i = 0; i < 512; ++i) t.perm_z0[i] = perm[perm[i]];
   for (std::size_t i = 0; i < 512; ++i) {
     const std::size_t next = (i + 1) & 511;  // the doubled table repeats every 256
-    plan.pairs[i] = plan.perm[i] | plan.perm[next] << 16;
-    plan.pairs_z0[i] = plan.perm_z0[i] | plan.perm_z0[next] << 16;
+    t.pairs[i] = t.perm[i] | t.perm[next] << 16;
+    t.pairs_z0[i] = t.perm_z0[i] | t.perm_z0[next] << 16;
   }
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
@@ -170,14 +161,14 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
     double previous_floor = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t i = 0; i < padded; ++i) {
       const std::size_t col = std::min(i, nx - 1);
-      const double x = sample_coord(g, 0, col);
+      const double x = g.coordinate(0, col);
       const double q = x * op.freq + op.offset[0];
       const double fl = std::floor(q);
       const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
       o.fx[i] = static_cast<float>(q - fl);
-      o.t[i] = static_cast<float>(blend(f, q - fl));
-      o.px0[i] = plan.perm[li.i0];
-      o.px1[i] = plan.perm[li.i1];
+      o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
+      o.px0[i] = plan.tables.perm[li.i0];
+      o.px1[i] = plan.tables.perm[li.i1];
       if (i < nx && fl != previous_floor) {  // a new cell along the row
         o.cx0.push_back(static_cast<std::int32_t>(li.i0));
         o.cx1.push_back(static_cast<std::int32_t>(li.i1));
@@ -190,15 +181,15 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
     o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
     o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
     for (std::size_t c = 0; c < o.cx0.size(); ++c) {
-      o.hx0.push_back(plan.perm[static_cast<std::size_t>(o.cx0[c])]);
-      o.hx1.push_back(plan.perm[static_cast<std::size_t>(o.cx1[c])]);
+      o.hx0.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx0[c])]);
+      o.hx1.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx1[c])]);
     }
     for (std::size_t a = 1; a < g.dims; ++a) {
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
-        const double q = sample_coord(g, a, idx) * op.freq + op.offset[a];
+        const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
         const double fl = std::floor(q);
         const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
-        o.axis[a].push_back({li.i0, li.i1, q - fl, blend(f, q - fl)});
+        o.axis[a].push_back({li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
       }
     }
     plan.octaves.push_back(std::move(o));
@@ -215,11 +206,11 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
       T p[4] = {};
       std::size_t rem = row;
       for (std::size_t a = 1; a < g.dims; ++a) {
-        p[a] = sample_coord(g, a, rem % g.count[a]);
+        p[a] = g.coordinate(a, rem % g.count[a]);
         rem /= g.count[a];
       }
       for (std::size_t i = 0; i < nx; ++i) {
-        p[0] = sample_coord(g, 0, i);
+        p[0] = g.coordinate(0, i);
         per_sample(row * nx + i, std::span<const T>(p, g.dims));
       }
     }
@@ -227,6 +218,10 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
 }
 
 }  // namespace
+
+double grid::coordinate(std::size_t axis, std::size_t i) const noexcept {
+  return origin[axis] + static_cast<double>(first[axis] + static_cast<std::int64_t>(i)) * step[axis];
+}
 
 std::size_t grid::size() const {
   if (dims < 1 || dims > k_max_dims) {

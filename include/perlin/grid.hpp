@@ -28,6 +28,10 @@ struct grid {
   /// Index of the first sample along each axis; |first + count| must stay below 2^53.
   std::array<std::int64_t, 4> first{0, 0, 0, 0};
 
+  /// The coordinate of sample i along `axis`: origin[axis] + (first[axis] + i) * step[axis],
+  /// computed in exactly this way by every path.
+  [[nodiscard]] double coordinate(std::size_t axis, std::size_t i) const noexcept;
+
   /// The number of samples, the product of the counts. Throws perlin::invalid_argument when a
   /// count is 0, dims is not 1 to 4, or the product overflows std::size_t.
   [[nodiscard]] std::size_t size() const;

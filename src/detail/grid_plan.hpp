@@ -18,6 +18,19 @@ namespace perlin::detail {
 /// last column (16 floats covers 512-bit vectors).
 inline constexpr std::size_t k_pad = 16;
 
+/// The int32 tables the kernels gather from, built once per call from the permutation.
+struct hash_tables {
+  std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation
+  /// perm_z0[k] = perm[perm[k]]: the last two levels of the hash of the z = 0 slice in one
+  /// lookup, so 2-D noise needs one gather per corner instead of two.
+  std::array<std::int32_t, 512 + 16> perm_z0{};
+  /// pairs[k] = perm[k] | perm[k + 1] << 16 (and the same of perm_z0): when the upper index of
+  /// an axis is the lower one plus 1 (no period, or one that is a multiple of 256), one gather
+  /// fetches the hashes of both corners along that axis.
+  std::array<std::int32_t, 512 + 16> pairs{};
+  std::array<std::int32_t, 512 + 16> pairs_z0{};
+};
+
 /// One octave of a grid: where it samples and its tables along x (the row direction).
 struct octave_plan {
   double freq = 1;                          // octave coordinate = x * freq + offset
@@ -61,15 +74,7 @@ struct grid_plan {
   std::size_t row_stride = 0;
   std::vector<float> amp;             // per octave
   std::vector<octave_plan> octaves;
-  std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation as int32, for gathers
-  /// perm_z0[k] = perm[perm[k]]: the last two levels of the hash of the z = 0 slice in one
-  /// lookup, so 2-D noise needs one gather per corner instead of two.
-  std::array<std::int32_t, 512 + 16> perm_z0{};
-  /// pairs[k] = perm[k] | perm[k + 1] << 16 (and the same of perm_z0): when the upper index of
-  /// an axis is the lower one plus 1 (no period, or one that is a multiple of 256), one gather
-  /// fetches the hashes of both corners along that axis.
-  std::array<std::int32_t, 512 + 16> pairs{};
-  std::array<std::int32_t, 512 + 16> pairs_z0{};
+  hash_tables tables;
 };
 
 /// A batch of float points for the gather kernel.
@@ -86,10 +91,7 @@ struct points_plan {
   std::vector<std::array<double, 4>> offset;
   std::vector<std::array<std::uint32_t, 4>> mask;  // per octave and axis: the index mask
   const float* coord[4] = {nullptr, nullptr, nullptr, nullptr};
-  std::array<std::int32_t, 512 + 16> perm{};
-  std::array<std::int32_t, 512 + 16> perm_z0{};  // as in grid_plan
-  std::array<std::int32_t, 512 + 16> pairs{};
-  std::array<std::int32_t, 512 + 16> pairs_z0{};
+  hash_tables tables;
 };
 
 /// The per-target entry points, filled by the kernels' translation unit for each target.

@@ -301,6 +301,15 @@ inline T interp_weight(interpolation kind, T t, T* dt) noexcept {
   }
 }
 
+/// The blend weight of an axis: Ken Perlin's fade for improved noise, the chosen interpolation
+/// for value noise (used where a whole field's weight is needed without its derivative).
+template <class T>
+inline T blend_weight(bool improved, interpolation kind, T t) noexcept {
+  if (improved) return fade(t);
+  T unused;
+  return interp_weight(kind, t, &unused);
+}
+
 /// Value noise at x[0..D-1], in [-1, 1]; when `grad` is not null it receives the D partials.
 template <int D, class T>
 T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const T* x,

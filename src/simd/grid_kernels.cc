@@ -75,19 +75,6 @@ struct lanes_axis {
   VF f, t;
 };
 
-/// The int32 hash tables of a plan (see grid_plan).
-struct tables {
-  const std::int32_t* p;
-  const std::int32_t* pz0;
-  const std::int32_t* pairs;
-  const std::int32_t* pairs_z0;
-};
-
-template <class Plan>
-tables tables_of(const Plan& g) {
-  return {g.perm.data(), g.perm_z0.data(), g.pairs.data(), g.pairs_z0.data()};
-}
-
 HWY_INLINE VI low16(VI q) { return hn::And(q, hn::Set(DI(), 0xFFFF)); }
 HWY_INLINE VI high16(VI q) { return hn::ShiftRight<16>(q); }
 
@@ -95,7 +82,7 @@ HWY_INLINE VI high16(VI q) { return hn::ShiftRight<16>(q); }
 /// p[x0] and p[x1] (the first level of the hash). With Pairs (every upper index is the lower one
 /// plus 1, modulo 256), one gather of a pair table fetches both corners along y, and along z.
 template <int D, bool Improved, bool Strict, bool Pairs>
-HWY_INLINE VF corners_v(const tables& tb, VI a0, VI a1, const VF fx, const VF tx,
+HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const VF tx,
                         const lanes_axis& y, const lanes_axis& z) {
   const DF df;
   const DI di;
@@ -103,43 +90,43 @@ HWY_INLINE VF corners_v(const tables& tb, VI a0, VI a1, const VF fx, const VF tx
   // Corner k has bit 0 = x, bit 1 = y, bit 2 = z. A missing axis hashes with index 0 (the slice
   // of the 3-D noise); for the z = 0 slice, pz0[k] = p[p[k]] does two levels in one lookup.
   if constexpr (D == 1) {
-    h[0] = hn::GatherIndex(di, tb.pz0, a0);
-    h[1] = hn::GatherIndex(di, tb.pz0, a1);
+    h[0] = hn::GatherIndex(di, tb.perm_z0.data(), a0);
+    h[1] = hn::GatherIndex(di, tb.perm_z0.data(), a1);
   } else if constexpr (D == 2) {
     if constexpr (Pairs) {
-      const VI q0 = hn::GatherIndex(di, tb.pairs_z0, hn::Add(a0, y.i0));
-      const VI q1 = hn::GatherIndex(di, tb.pairs_z0, hn::Add(a1, y.i0));
+      const VI q0 = hn::GatherIndex(di, tb.pairs_z0.data(), hn::Add(a0, y.i0));
+      const VI q1 = hn::GatherIndex(di, tb.pairs_z0.data(), hn::Add(a1, y.i0));
       h[0] = low16(q0);
       h[2] = high16(q0);
       h[1] = low16(q1);
       h[3] = high16(q1);
     } else {
-      h[0] = hn::GatherIndex(di, tb.pz0, hn::Add(a0, y.i0));
-      h[1] = hn::GatherIndex(di, tb.pz0, hn::Add(a1, y.i0));
-      h[2] = hn::GatherIndex(di, tb.pz0, hn::Add(a0, y.i1));
-      h[3] = hn::GatherIndex(di, tb.pz0, hn::Add(a1, y.i1));
+      h[0] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a0, y.i0));
+      h[1] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a1, y.i0));
+      h[2] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a0, y.i1));
+      h[3] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a1, y.i1));
     }
   } else {
     if constexpr (Pairs) {
-      const VI q0 = hn::GatherIndex(di, tb.pairs, hn::Add(a0, y.i0));
-      const VI q1 = hn::GatherIndex(di, tb.pairs, hn::Add(a1, y.i0));
+      const VI q0 = hn::GatherIndex(di, tb.pairs.data(), hn::Add(a0, y.i0));
+      const VI q1 = hn::GatherIndex(di, tb.pairs.data(), hn::Add(a1, y.i0));
       h[0] = low16(q0);
       h[2] = high16(q0);
       h[1] = low16(q1);
       h[3] = high16(q1);
       for (int j = 0; j < 4; ++j) {
-        const VI q = hn::GatherIndex(di, tb.pairs, hn::Add(h[j], z.i0));
+        const VI q = hn::GatherIndex(di, tb.pairs.data(), hn::Add(h[j], z.i0));
         h[j] = low16(q);
         h[j + 4] = high16(q);
       }
     } else {
-      h[0] = hn::GatherIndex(di, tb.p, hn::Add(a0, y.i0));
-      h[1] = hn::GatherIndex(di, tb.p, hn::Add(a1, y.i0));
-      h[2] = hn::GatherIndex(di, tb.p, hn::Add(a0, y.i1));
-      h[3] = hn::GatherIndex(di, tb.p, hn::Add(a1, y.i1));
+      h[0] = hn::GatherIndex(di, tb.perm.data(), hn::Add(a0, y.i0));
+      h[1] = hn::GatherIndex(di, tb.perm.data(), hn::Add(a1, y.i0));
+      h[2] = hn::GatherIndex(di, tb.perm.data(), hn::Add(a0, y.i1));
+      h[3] = hn::GatherIndex(di, tb.perm.data(), hn::Add(a1, y.i1));
       for (int j = 0; j < 4; ++j) {
-        h[j + 4] = hn::GatherIndex(di, tb.p, hn::Add(h[j], z.i1));
-        h[j] = hn::GatherIndex(di, tb.p, hn::Add(h[j], z.i0));
+        h[j + 4] = hn::GatherIndex(di, tb.perm.data(), hn::Add(h[j], z.i1));
+        h[j] = hn::GatherIndex(di, tb.perm.data(), hn::Add(h[j], z.i0));
       }
     }
   }
@@ -171,11 +158,6 @@ struct row_axis {
   double f, t;
 };
 
-inline double blend_weight(bool improved, interpolation interp, double f) {
-  if (improved) return fade(f);
-  double unused;
-  return interp_weight(interp, f, &unused);
-}
 
 /// Axes 1..dims-1 of the row with indices idx[1..3], for octave `o` (from the plan's tables).
 inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_t* idx,
@@ -190,7 +172,7 @@ inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_
 template <int D>
 void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis* ax, float* a0,
                        float* b0, float* a1, float* b1) {
-  const std::int32_t* p = g.perm.data();
+  const std::int32_t* p = g.tables.perm.data();
   constexpr int depth = D <= 3 ? 3 : 4;
   constexpr int combos = 1 << (D - 1);
   double weight[combos];
@@ -252,7 +234,7 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const std::int32_t* p = g.perm.data();
+  const std::int32_t* p = g.tables.perm.data();
   constexpr int combos = 1 << (D - 1);
   VF weight[combos];
   VF ry[combos], rz[combos];
@@ -285,22 +267,22 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
       // The corner hashes of this x side, indexed by m (bit 0 = y, bit 1 = z).
       VI hm[combos];
       if constexpr (D == 1) {
-        hm[0] = hn::GatherIndex(di, g.perm_z0.data(), hx[xb]);
+        hm[0] = hn::GatherIndex(di, g.tables.perm_z0.data(), hx[xb]);
       } else if constexpr (D == 2) {
         if (pairs) {
-          const VI q = hn::GatherIndex(di, g.pairs_z0.data(), hn::Add(hx[xb], iy[0]));
+          const VI q = hn::GatherIndex(di, g.tables.pairs_z0.data(), hn::Add(hx[xb], iy[0]));
           hm[0] = low16(q);
           hm[1] = high16(q);
         } else {
-          hm[0] = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[0]));
-          hm[1] = hn::GatherIndex(di, g.perm_z0.data(), hn::Add(hx[xb], iy[1]));
+          hm[0] = hn::GatherIndex(di, g.tables.perm_z0.data(), hn::Add(hx[xb], iy[0]));
+          hm[1] = hn::GatherIndex(di, g.tables.perm_z0.data(), hn::Add(hx[xb], iy[1]));
         }
       } else {
         if (pairs) {
-          const VI q = hn::GatherIndex(di, g.pairs.data(), hn::Add(hx[xb], iy[0]));
+          const VI q = hn::GatherIndex(di, g.tables.pairs.data(), hn::Add(hx[xb], iy[0]));
           const VI qy[2] = {low16(q), high16(q)};
           for (int yb = 0; yb < 2; ++yb) {
-            const VI qz = hn::GatherIndex(di, g.pairs.data(), hn::Add(qy[yb], iz[0]));
+            const VI qz = hn::GatherIndex(di, g.tables.pairs.data(), hn::Add(qy[yb], iz[0]));
             hm[yb] = low16(qz);
             hm[yb + 2] = high16(qz);
           }
@@ -396,7 +378,7 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   }
   bool pairs = true;
   for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
-  const tables tb = tables_of(g);
+  const hash_tables& tb = g.tables;
   HWY_ALIGN float tail[64];
   std::size_t i = 0;
   if (pairs) {
@@ -577,10 +559,10 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const std::int32_t* p = pp.perm.data();
+  const std::int32_t* p = pp.tables.perm.data();
   const std::size_t octaves = pp.amp.size();
   const bool plain = octaves == 1 && pp.freq[0] == 1.0 && pp.offset[0] == std::array<double, 4>{};
-  const tables tb = tables_of(pp);
+  const hash_tables& tb = pp.tables;
   // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
   std::vector<bool> pairs(octaves);
   for (std::size_t oi = 0; oi < octaves; ++oi) {
@@ -609,7 +591,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
         }
       }
       for (std::size_t u = 0; u < U; ++u) {
-        const VI q = hn::GatherIndex(di, tb.pairs, ax[u][0].i0);
+        const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[u][0].i0);
         n[u] = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f,
                                                     ax[u][0].t, D >= 2 ? ax[u][1] : none,
                                                     D >= 3 ? ax[u][2] : none);
@@ -658,7 +640,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
       const lanes_axis& az = D >= 3 ? ax[2] : none;
       VF n;
       if (pairs[oi]) {
-        const VI q = hn::GatherIndex(di, tb.pairs, ax[0].i0);
+        const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[0].i0);
         n = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[0].f, ax[0].t, ay, az);
       } else {
         const VI a0 = hn::GatherIndex(di, p, ax[0].i0);

@@ -394,9 +394,9 @@ int run_render(render_options o, CLI::App* cmd) {
     // Formulas of the presets, in noise coordinates of each pixel.
     if (r.f != formula::plain) {
       for (std::size_t j = 0; j < r.height; ++j) {
-        const double y = g.origin[1] + static_cast<double>(g.first[1] + static_cast<std::int64_t>(j)) * g.step[1];
+        const double y = g.coordinate(1, j);
         for (std::size_t i = 0; i < r.width; ++i) {
-          const double xc = g.origin[0] + static_cast<double>(g.first[0] + static_cast<std::int64_t>(i)) * g.step[0];
+          const double xc = g.coordinate(0, i);
           float& v = values[j * r.width + i];
           if (r.f == formula::marble) {
             v = static_cast<float>(std::sin(2 * std::numbers::pi * (r.marble_stripes * xc + k_marble_turbulence * v)));
