@@ -159,11 +159,6 @@ T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient)
       return fractal_sum<D, T>(
           *this, noise.lattice(),
           [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
-            if constexpr (D == 2) {
-              if (dq == nullptr) return detail::improved_fast<2, T>(perm, w, q[0], q[1]);
-            } else if constexpr (D == 3) {
-              if (dq == nullptr) return detail::improved_fast<3, T>(perm, w, q[0], q[1], q[2]);
-            }
             return detail::improved<D, T>(perm, w, q, dq);
           },
           x, g);

@@ -14,13 +14,6 @@ namespace {
 
 template <int D, class T>
 T improved_at(const lattice& l, const T* x, T* grad) noexcept {
-  if constexpr (D == 2) {
-    if (grad == nullptr) return detail::improved_fast<2, T>(l.perm().data(), l.wraps().data(), x[0], x[1]);
-  } else if constexpr (D == 3) {
-    if (grad == nullptr) {
-      return detail::improved_fast<3, T>(l.perm().data(), l.wraps().data(), x[0], x[1], x[2]);
-    }
-  }
   return detail::improved<D, T>(l.perm().data(), l.wraps().data(), x, grad);
 }
 

@@ -177,51 +177,6 @@ inline T fail_nan(T* grad) noexcept {
   return nan;
 }
 
-/// Improved gradient noise at x[0..D-1]; when `grad` is not null it receives the D partials.
-template <int D, class T>
-T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) noexcept {
-  static_assert(D >= 1 && D <= 4);
-  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
-  constexpr int n = 1 << D;
-  axis_index idx[4] = {};
-  T f[D];
-  T u[D];
-  for (int k = 0; k < D; ++k) {
-    idx[k] = split_axis(x[k], wrap[k], f[k]);
-    u[k] = fade(f[k]);
-  }
-  std::uint32_t h[16];
-  hash_corners<D>(p, idx, h);
-  T c[n];
-  for (int corner = 0; corner < n; ++corner) {
-    T dot;
-    if constexpr (D == 4) {
-      const auto& g = k_grad4[h[corner] & 31];
-      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
-      for (int k = 1; k < 4; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
-    } else {
-      const auto& g = k_grad3[h[corner] & 15];
-      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
-      for (int k = 1; k < D; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
-    }
-    c[corner] = dot;
-  }
-  if (grad != nullptr) {
-    // d/dx_k = (weights interpolating the gradients' k-th components) + dfade * d/du_k.
-    T gk[n];
-    T dt[D];
-    for (int k = 0; k < D; ++k) dt[k] = dfade(f[k]);
-    for (int k = 0; k < D; ++k) {
-      for (int corner = 0; corner < n; ++corner) {
-        gk[corner] = T(D == 4 ? k_grad4[h[corner] & 31][k] : k_grad3[h[corner] & 15][k]);
-      }
-      grad[k] = reduce<D>(gk, u);
-    }
-    weight_gradient<D>(c, u, dt, grad);
-  }
-  return reduce<D>(c, u);
-}
-
 /// Ken Perlin's gradients as floating-point rows {gx, gy, gz, 0}, so that a corner costs three
 /// loads and multiplies instead of conversions (the values are those of k_grad3).
 template <class T>
@@ -278,6 +233,58 @@ T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 =
                      lerp(u, dot(p[ab + iz.i1], fx, fy1, fz1),
                           dot(p[bb + iz.i1], fx1, fy1, fz1))));
   }
+}
+
+/// Improved gradient noise at x[0..D-1]; when `grad` is not null it receives the D partials.
+template <int D, class T>
+T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) noexcept {
+  static_assert(D >= 1 && D <= 4);
+  // Values alone in 2-D and 3-D (the hot single calls and fractal octaves) take the written-out
+  // path; it gives the same bits.
+  if constexpr (D == 2) {
+    if (grad == nullptr) return improved_fast<2, T>(p, wrap, x[0], x[1]);
+  } else if constexpr (D == 3) {
+    if (grad == nullptr) return improved_fast<3, T>(p, wrap, x[0], x[1], x[2]);
+  }
+  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T f[D];
+  T u[D];
+  for (int k = 0; k < D; ++k) {
+    idx[k] = split_axis(x[k], wrap[k], f[k]);
+    u[k] = fade(f[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  T c[n];
+  for (int corner = 0; corner < n; ++corner) {
+    T dot;
+    if constexpr (D == 4) {
+      const auto& g = k_grad4[h[corner] & 31];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < 4; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    } else {
+      const auto& g = k_grad3[h[corner] & 15];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < D; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    }
+    c[corner] = dot;
+  }
+  if (grad != nullptr) {
+    // d/dx_k = (weights interpolating the gradients' k-th components) + dfade * d/du_k.
+    T gk[n];
+    T dt[D];
+    for (int k = 0; k < D; ++k) dt[k] = dfade(f[k]);
+    for (int k = 0; k < D; ++k) {
+      for (int corner = 0; corner < n; ++corner) {
+        gk[corner] = T(D == 4 ? k_grad4[h[corner] & 31][k] : k_grad3[h[corner] & 15][k]);
+      }
+      grad[k] = reduce<D>(gk, u);
+    }
+    weight_gradient<D>(c, u, dt, grad);
+  }
+  return reduce<D>(c, u);
 }
 
 /// The blend weight of value noise and its derivative.

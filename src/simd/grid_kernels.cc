@@ -153,19 +153,12 @@ HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const 
 }
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
-struct row_axis {
-  std::uint32_t i0, i1;
-  double f, t;
-};
-
+using row_axis = octave_plan::axis_sample;
 
 /// Axes 1..dims-1 of the row with indices idx[1..3], for octave `o` (from the plan's tables).
 inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_t* idx,
                       row_axis* ax) {
-  for (int a = 1; a < g.dims; ++a) {
-    const auto& s = o.axis[a][idx[a]];
-    ax[a] = {s.i0, s.i1, s.f, s.t};
-  }
+  for (int a = 1; a < g.dims; ++a) ax[a] = o.axis[a][idx[a]];
 }
 
 /// The four coefficients of every cell the row touches (scalar, double, then rounded).
@@ -187,7 +180,7 @@ void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis*
     weight[m] = w;
   }
   for (std::size_t c = 0; c < o.cells; ++c) {
-    const std::int32_t hx[2] = {p[o.cx0[c]], p[o.cx1[c]]};
+    const std::int32_t hx[2] = {o.hx0[c], o.hx1[c]};
     double A[2] = {0, 0}, B[2] = {0, 0};
     for (int xb = 0; xb < 2; ++xb) {
       for (int m = 0; m < combos; ++m) {
@@ -406,31 +399,50 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   }
 }
 
+/// One octave's signal s(n) (fractal.hpp) added into `total`; ridged also updates `weight`.
+template <fractal_kind Kind, bool Strict>
+HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight) {
+  const DF df;
+  const VF one = hn::Set(df, 1.0f);
+  const VF two = hn::Set(df, 2.0f);
+  VF s = n;
+  if constexpr (Kind == fractal_kind::turbulence) {
+    s = hn::Abs(n);
+  } else if constexpr (Kind == fractal_kind::billow) {
+    s = hn::Sub(hn::Mul(two, hn::Abs(n)), one);
+  } else if constexpr (Kind == fractal_kind::ridged) {
+    const VF r = hn::Sub(one, hn::Abs(n));
+    s = hn::Mul(hn::Mul(r, r), weight);
+    weight = hn::Min(hn::Max(hn::Mul(s, two), hn::Zero(df)), one);
+  }
+  total = mul_add<Strict>(s, amp, total);
+}
+
 /// Adds one octave's row `n` into the running `total` (and ridged `weight`).
-template <bool Strict>
-void combine(fractal_kind kind, float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT total,
-             float* HWY_RESTRICT weight, std::size_t count) {
+template <fractal_kind Kind, bool Strict>
+void combine_row(float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT total,
+                 float* HWY_RESTRICT weight, std::size_t count) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
   const VF a = hn::Set(df, amp);
-  const VF one = hn::Set(df, 1.0f);
-  const VF two = hn::Set(df, 2.0f);
   for (std::size_t i = 0; i < count; i += N) {
-    const VF v = hn::LoadU(df, n + i);
-    VF s;
-    switch (kind) {
-      case fractal_kind::turbulence: s = hn::Abs(v); break;
-      case fractal_kind::billow: s = hn::Sub(hn::Mul(two, hn::Abs(v)), one); break;
-      case fractal_kind::ridged: {
-        const VF r = hn::Sub(one, hn::Abs(v));
-        const VF w = hn::LoadU(df, weight + i);
-        s = hn::Mul(hn::Mul(r, r), w);
-        hn::StoreU(hn::Min(hn::Max(hn::Mul(s, two), hn::Zero(df)), one), df, weight + i);
-        break;
-      }
-      default: s = v; break;
-    }
-    hn::StoreU(mul_add<Strict>(s, a, hn::LoadU(df, total + i)), df, total + i);
+    VF t = hn::LoadU(df, total + i);
+    VF w = hn::LoadU(df, weight + i);
+    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w);
+    hn::StoreU(t, df, total + i);
+    if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
+  }
+}
+
+/// Calls f.template operator()<Kind>() with the fractal kind as a compile-time constant, so that
+/// the per-sample loops do not branch on it.
+template <class F>
+HWY_INLINE void with_kind(fractal_kind kind, F&& f) {
+  switch (kind) {
+    case fractal_kind::turbulence: return f.template operator()<fractal_kind::turbulence>();
+    case fractal_kind::billow: return f.template operator()<fractal_kind::billow>();
+    case fractal_kind::ridged: return f.template operator()<fractal_kind::ridged>();
+    default: return f.template operator()<fractal_kind::fbm>();
   }
 }
 
@@ -505,7 +517,11 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
         }
         row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
       }
-      if (!single) combine<Strict>(g.kind, g.amp[oi], noise.data(), total.data(), weight.data(), nx);
+      if (!single) {
+        with_kind(g.kind, [&]<fractal_kind Kind>() {
+          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx);
+        });
+      }
     }
     if (!single) {
       if (g.normalize) {
@@ -569,14 +585,18 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
     pairs[oi] = true;
     for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
   }
+  // Lattice data straight from the float coordinates (one octave at frequency 1, no offset, and
+  // an interpolation the vector code has) instead of the prepass in double.
+  const bool from_coords = plain && (Improved || pp.interp != interpolation::cosine);
+  // One octave of plain noise: the value is the noise itself.
+  const bool raw = octaves == 1 && pp.amp[0] == 1.0f &&
+                   (pp.kind == fractal_kind::none || pp.kind == fractal_kind::fbm);
   HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
   HWY_ALIGN float tail[4][64];  // the last, partial vector, padded with its last point
   std::size_t i = begin;
-  if (plain && pp.kind != fractal_kind::turbulence && pp.kind != fractal_kind::billow &&
-      pp.kind != fractal_kind::ridged && !pp.normalize && pp.amp[0] == 1.0f &&
-      (Improved || pp.interp != interpolation::cosine) && pairs[0]) {
+  if (raw && from_coords && !pp.normalize && pairs[0]) {
     // The hot case (one plain octave): several vectors per iteration, so that their gathers
     // overlap each other's latency (the hash is three dependent gathers deep).
     const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
@@ -614,7 +634,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
     for (std::size_t oi = 0; oi < octaves; ++oi) {
       lanes_axis ax[3];
       for (int a = 0; a < D; ++a) {
-        if (plain && (Improved || pp.interp != interpolation::cosine)) {
+        if (from_coords) {
           ax[a] = axis_from_coords<Strict>(hn::LoadU(df, coord[a]), pp.mask[oi][a], Improved,
                                            pp.interp);
         } else {
@@ -647,19 +667,14 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
         const VI a1 = hn::GatherIndex(di, p, ax[0].i1);
         n = corners_v<D, Improved, Strict, false>(tb, a0, a1, ax[0].f, ax[0].t, ay, az);
       }
-      if (octaves == 1 && pp.amp[0] == 1.0f && pp.kind != fractal_kind::turbulence &&
-          pp.kind != fractal_kind::billow && pp.kind != fractal_kind::ridged) {
+      if (raw) {
         total = n;
-        continue;
+      } else {
+        const VF amp = hn::Set(df, pp.amp[oi]);
+        with_kind(pp.kind, [&]<fractal_kind Kind>() {
+          combine_step<Kind, Strict>(n, amp, total, weight);
+        });
       }
-      hn::Store(n, df, tmp);
-      HWY_ALIGN float t_arr[64];
-      HWY_ALIGN float w_arr[64];
-      hn::Store(total, df, t_arr);
-      hn::Store(weight, df, w_arr);
-      combine<Strict>(pp.kind, pp.amp[oi], tmp, t_arr, w_arr, N);
-      total = hn::Load(df, t_arr);
-      weight = hn::Load(df, w_arr);
     }
     if (pp.normalize) total = hn::Mul(total, hn::Set(df, pp.normalize_by));
     hn::Store(total, df, tmp);
