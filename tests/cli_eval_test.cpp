@@ -1,7 +1,12 @@
 // `perlin eval` end to end: reference values, options, and every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,6 +17,7 @@
 namespace {
 
 using perlin_test::run_perlin;
+using perlin_test::temp_dir;
 
 std::string fmt17(double v) {
   char buf[40];
@@ -141,12 +147,56 @@ TEST(CliEval, HelpListsTheOptions) {
   }
 }
 
-TEST(CliEval, StreamsManyLines) {
+/// The largest resident set of any child process waited for so far, in KiB.
+long children_max_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return u.ru_maxrss;
+}
+
+std::string many_lines(int n) {
   std::string input;
-  for (int i = 0; i < 200000; ++i) input += std::to_string(i * 0.01) + " 0.5\n";
-  const auto r = run_perlin("eval", input);
-  EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 200000);
+  for (int i = 0; i < n; ++i) input += std::to_string(i * 0.01) + " 0.5\n";
+  return input;
+}
+
+/// Runs `awk ... | perlin eval > out` with `lines` generated points; returns the exit status. The
+/// input is made by awk so that this process stays small: a forked child counts its parent's
+/// pages until it execs.
+int eval_generated(int lines, const std::string& out) {
+  const std::string cmd = "awk 'BEGIN { for (i = 0; i < " + std::to_string(lines) +
+                          "; i++) print i * 0.01, 0.5 }' | '" + PERLIN_EXE + "' eval > '" + out +
+                          "'";
+  const int raw = std::system(cmd.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+TEST(CliEval, StreamsManyLinesInBoundedMemory) {
+  // Memory does not grow with the input: 20x the lines (14 MiB in, 20 MiB out), and the largest
+  // resident set of the child processes grows by less than 4 MiB.
+  const temp_dir d;
+  const std::string out = (d.path / "out").string();
+  ASSERT_EQ(eval_generated(50000, out), 0);
+  const long before = children_max_rss_kib();
+  ASSERT_EQ(eval_generated(1000000, out), 0);
+  const long after = children_max_rss_kib();
+  EXPECT_LT(after - before, 4 * 1024) << before << " KiB, then " << after << " KiB";
+  const std::string text = perlin_test::slurp(out);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1000000);
+}
+
+TEST(CliEval, AWriteErrorIsAnErrorEvenAfterManyLines) {
+  // /dev/full fails every write: the small output fails at the last flush, the large one in
+  // the loop (it passes the 64 KiB buffer). Neither may exit 0.
+  for (const int lines : {1, 20000}) {
+    const auto r = run_perlin("eval", many_lines(lines), "/dev/full");
+    EXPECT_EQ(r.status, 1) << lines << " lines";
+    EXPECT_NE(r.err.find("cannot write to standard output"), std::string::npos) << r.err;
+  }
+  // A bad line after a failed write: the write error is reported, still status 1.
+  const auto r = run_perlin("eval", many_lines(20000) + "oops\n", "/dev/full");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -39,16 +39,19 @@ struct temp_dir {
   temp_dir& operator=(const temp_dir&) = delete;
 };
 
-/// Runs `perlin ARGS` with `input` on standard input.
-inline run_result run_perlin(const std::string& args, const std::string& input = "") {
+/// Runs `perlin ARGS` with `input` on standard input; standard output goes to `stdout_path`
+/// when given (e.g. /dev/full), and is captured otherwise.
+inline run_result run_perlin(const std::string& args, const std::string& input = "",
+                             const std::string& stdout_path = "") {
   const temp_dir dir;
   const auto in = dir.path / "in", out = dir.path / "out", err = dir.path / "err";
   std::ofstream(in, std::ios::binary) << input;
+  const std::string target = stdout_path.empty() ? out.string() : stdout_path;
   const std::string cmd = std::string("'") + PERLIN_EXE + "' " + args + " < '" + in.string() +
-                          "' > '" + out.string() + "' 2> '" + err.string() + "'";
+                          "' > '" + target + "' 2> '" + err.string() + "'";
   const int raw = std::system(cmd.c_str());
   const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return {status, slurp(out), slurp(err)};
+  return {status, stdout_path.empty() ? slurp(out) : std::string(), slurp(err)};
 }
 
 }  // namespace perlin_test

@@ -1,9 +1,11 @@
 // `perlin eval`: reads points, one per line, and prints one value per line with %.17g.
 #include "eval.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -87,6 +89,25 @@ void eval_point(const perlin::field& field, const double* p, int n, bool derivat
   print_values(out, derivatives ? n + 1 : 1, buf);
 }
 
+/// Writes `buf` to standard output and empties it; a short or failed write is an error (a full
+/// disk, a closed pipe, /dev/full), never silently dropped output.
+void flush_output(std::string& buf) {
+  if (!buf.empty() && std::fwrite(buf.data(), 1, buf.size(), stdout) != buf.size()) {
+    throw std::runtime_error(std::string("cannot write to standard output: ") +
+                             std::strerror(errno));
+  }
+  buf.clear();
+}
+
+/// The last flush: the C library's buffer too, and its error indicator.
+void finish_output(std::string& buf) {
+  flush_output(buf);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    throw std::runtime_error(std::string("cannot write to standard output: ") +
+                             std::strerror(errno));
+  }
+}
+
 int run_eval(const eval_options& o) {
   const perlin::field field = make_field(o.noise);
   std::ios::sync_with_stdio(false);
@@ -107,18 +128,15 @@ int run_eval(const eval_options& o) {
       } else {
         eval_point<double>(field, p, n, o.derivatives, buf);
       }
-      if (buf.size() > (1u << 16)) {
-        std::fwrite(buf.data(), 1, buf.size(), stdout);
-        buf.clear();
-      }
+      if (buf.size() > (1u << 16)) flush_output(buf);
     }
   } catch (const line_error&) {
-    std::fwrite(buf.data(), 1, buf.size(), stdout);
-    std::fflush(stdout);
+    // The lines before the bad one are printed (then the error): a write failure wins.
+    finish_output(buf);
     throw;
   }
-  std::fwrite(buf.data(), 1, buf.size(), stdout);
-  if (std::fflush(stdout) != 0) throw std::runtime_error("cannot write to standard output");
+  if (std::cin.bad()) throw std::runtime_error("cannot read standard input");
+  finish_output(buf);
   return 0;
 }
 
