@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 #include "detail/dims.hpp"
@@ -99,11 +101,48 @@ void check_finite(const char* name, double v) {
 
 }  // namespace
 
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+/// Refuses settings whose octave frequencies or amplitudes overflow a double: such a field would
+/// evaluate to NaN or infinity everywhere past some octave. `changed` names the parameter being
+/// set, so that the message names it first; the others are named too.
+void check_growth(const char* changed, int octaves, double frequency, double lacunarity,
+                  double persistence) {
+  double freq = frequency, amp = 1, sum = 0;
+  for (int i = 0; i < octaves; ++i) {
+    sum += amp;
+    if (!std::isfinite(freq)) {
+      detail::throw_invalid(changed, "the frequency of octave " + std::to_string(i) +
+                                         ", frequency x lacunarity^" + std::to_string(i) +
+                                         ", overflows (frequency " + number(frequency) +
+                                         ", lacunarity " + number(lacunarity) + ", " +
+                                         std::to_string(octaves) + " octaves)");
+    }
+    // A quarter of the largest double leaves room for the fractal bound (docs/ranges.md).
+    if (!(sum <= std::numeric_limits<double>::max() / 4)) {
+      detail::throw_invalid(changed, "the sum of the amplitudes persistence^i overflows (persistence " +
+                                         number(persistence) + ", " + std::to_string(octaves) +
+                                         " octaves)");
+    }
+    freq *= lacunarity;
+    amp *= persistence;
+  }
+}
+
+}  // namespace
+
 fractal& fractal::set_octaves(int n) {
   if (n < 1 || n > k_max_octaves) {
     detail::throw_invalid("octaves", "must be 1 to " + std::to_string(k_max_octaves) + ", got " +
                                          std::to_string(n));
   }
+  check_growth("octaves", n, frequency_, lacunarity_, persistence_);
   octaves_ = n;
   return *this;
 }
@@ -111,6 +150,7 @@ fractal& fractal::set_octaves(int n) {
 fractal& fractal::set_frequency(double f) {
   check_finite("frequency", f);
   if (!(f > 0)) detail::throw_invalid("frequency", "must be > 0");
+  check_growth("frequency", octaves_, f, lacunarity_, persistence_);
   frequency_ = f;
   return *this;
 }
@@ -118,6 +158,7 @@ fractal& fractal::set_frequency(double f) {
 fractal& fractal::set_lacunarity(double l) {
   check_finite("lacunarity", l);
   if (!(l > 0)) detail::throw_invalid("lacunarity", "must be > 0");
+  check_growth("lacunarity", octaves_, frequency_, l, persistence_);
   lacunarity_ = l;
   return *this;
 }
@@ -125,6 +166,7 @@ fractal& fractal::set_lacunarity(double l) {
 fractal& fractal::set_persistence(double p) {
   check_finite("persistence", p);
   if (!(p >= 0)) detail::throw_invalid("persistence", "must be >= 0");
+  check_growth("persistence", octaves_, frequency_, lacunarity_, p);
   persistence_ = p;
   return *this;
 }

@@ -154,6 +154,38 @@ TEST(Fractal, ParametersAreValidatedWhereSet) {
   EXPECT_EQ(f.frequency(), 1.0);
 }
 
+TEST(Fractal, OverflowingOctavesAreRefusedByTheSetterThatCompletesThem) {
+  const auto refused = [](auto&& fn, const std::string& name, const std::string& also) {
+    try {
+      fn();
+      ADD_FAILURE() << name << " accepted an overflowing fractal";
+    } catch (const perlin::invalid_argument& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind(name + ": ", 0), 0u) << m;
+      EXPECT_NE(m.find(also), std::string::npos) << m;
+    }
+  };
+  // The cases: eval --fractal ridged --octaves 32 --lacunarity 1e300, and
+  // render --persistence 1e308 --octaves 32 (NaN or black images before).
+  perlin::fractal f;
+  f.set_kind(perlin::fractal_kind::ridged).set_octaves(32);
+  refused([&] { f.set_lacunarity(1e300); }, "lacunarity", "32 octaves");
+  refused([&] { f.set_persistence(1e308); }, "persistence", "32 octaves");
+  refused([&] { f.set_frequency(1e300); }, "frequency", "lacunarity 2");
+  EXPECT_EQ(f.lacunarity(), 2.0);
+  EXPECT_EQ(f.persistence(), 0.5);
+  // The same settings in the other order: the octave count completes them.
+  perlin::fractal g;
+  g.set_lacunarity(1e300);  // one octave: fine
+  refused([&] { g.set_octaves(3); }, "octaves", "lacunarity 1e+300");
+  EXPECT_EQ(g.octaves(), 1);
+  // Large but finite settings stay allowed, and evaluate to finite values.
+  perlin::fractal h;
+  h.set_octaves(32).set_lacunarity(1e9).set_persistence(1e9);
+  const double p[2] = {0.3, 0.7};
+  EXPECT_TRUE(std::isfinite(h.eval<perlin::improved_noise, double>(perlin::improved_noise(), p)));
+}
+
 TEST(Field, DefaultIsKenPerlinsNoise) {
   const perlin::field f;
   const double p[3] = {3.14, 42.0, 7.0};

@@ -236,6 +236,40 @@ TEST(Points, DoubleBatchIsTheSingleCallsAndNonFiniteIsNan) {
   });
 }
 
+TEST(Bulk, NonFiniteOctaveCoordinatesGiveNanOnEveryTarget) {
+  // A fractal (so the points take the double prepass, not the plain path) at NaN and infinite
+  // points, and a grid whose octave coordinates overflow to infinity (frequency 1e300 at
+  // x = 1e10): NaN samples, never an undefined float-to-integer conversion (the asan-ubsan
+  // preset traps on float-cast-overflow) and never a wild table index.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const perlin::field fbm(perlin::improved_noise(3),
+                          perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
+  perlin::value_noise vn(3, perlin::interpolation::cosine);
+  const perlin::field value(vn, perlin::fractal().set_kind(perlin::fractal_kind::none));
+  perlin::field huge(perlin::improved_noise(3), perlin::fractal().set_kind(perlin::fractal_kind::none));
+  huge.fractal().set_frequency(1e300);
+  for_each_target([&](const std::string&) {
+    for (const perlin::field* f : {&fbm, &value}) {
+      std::vector<float> x = {0.5f, nan, inf, -inf, 0.25f}, y(x.size(), 0.75f), out(x.size());
+      perlin::eval_points(*f, {.x = x, .y = y, .z = y}, out);
+      EXPECT_FALSE(std::isnan(out[0]));
+      for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(std::isnan(out[i])) << i;
+      EXPECT_FALSE(std::isnan(out[4]));
+    }
+    for (std::size_t dims = 1; dims <= 4; ++dims) {
+      perlin::grid g;
+      g.dims = dims;
+      g.count = {20, 2, 2, 2};
+      g.origin = {1e10, 1e10, 1e10, 1e10};
+      g.step = {1, 1, 1, 1};
+      std::vector<float> out(g.size());
+      perlin::fill_grid(huge, g, out);
+      for (const float v : out) ASSERT_TRUE(std::isnan(v)) << dims;
+    }
+  });
+}
+
 TEST(Bulk, BadArgumentsAreRejected) {
   const perlin::field f;
   perlin::grid g;

@@ -30,7 +30,11 @@ enum class fractal_kind {
 inline constexpr int k_max_octaves = 32;
 
 /// The settings of a fractal sum; every setter validates its value and throws
-/// perlin::invalid_argument naming the parameter. Evaluation is const and thread safe.
+/// perlin::invalid_argument naming the parameter. Settings whose octaves overflow a double are
+/// refused by the setter that would complete them: every octave frequency
+/// frequency * lacunarity^i (i < octaves) must be finite, and the sum of the amplitudes
+/// persistence^i below DBL_MAX / 4 (the check uses `octaves` whatever the kind, so that
+/// set_kind never fails). Evaluation is const and thread safe.
 ///
 /// Summation order (the contract that tests/data/fbm_3d.txt pins): from octave 0 upward,
 /// total += n_i * a_i, then a_{i+1} = a_i * persistence and f_{i+1} = f_i * lacunarity. Without

@@ -83,7 +83,11 @@ inline axis_index wrap_index(std::int64_t i, const axis_wrap& w) noexcept {
 /// The lattice index of a huge integer-valued `fl` (|fl| >= 2^62): reducing by the period (or by
 /// 2^62, a multiple of the table size 256) with fmod, which is exact, keeps the residue the hash
 /// sees and avoids an overflowing conversion.
+/// A NaN or infinite `fl` (an octave coordinate that overflowed, or a NaN point in a bulk call)
+/// gives index 0: memory stays safe, the conversion is never undefined, and the caller's fraction
+/// x - floor(x) is NaN, so the sample is NaN.
 inline std::int64_t huge_index(double fl, const axis_wrap& w) noexcept {
+  if (!std::isfinite(fl)) [[unlikely]] return 0;
   return static_cast<std::int64_t>(
       std::fmod(fl, w.modulo ? static_cast<double>(w.period) : k_huge));
 }
