@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "perlin/pending_file.hpp"
+
 namespace perlin {
 
 /// Pixel layouts of write_png: 8-bit grey, 16-bit grey (host-endian std::uint16_t samples),
@@ -15,16 +17,20 @@ namespace perlin {
 enum class pixel_format { gray8, gray16, rgb8 };
 
 /// Writes a PNG of `width` x `height` pixels, rows top to bottom. `data` holds
-/// width * height * (1, 2 or 3 bytes), as `format` says. The file appears complete or not at all:
-/// it is written to a temporary file in the same folder, flushed, then renamed over `path`.
-/// Throws perlin::invalid_argument for a size mismatch and perlin::io_error when the folder does
-/// not exist or cannot be written.
+/// width * height * (1, 2 or 3 bytes), as `format` says. The file appears complete or not at all
+/// (a perlin::pending_file, published when complete). Throws perlin::invalid_argument for a size
+/// mismatch and perlin::io_error when the folder does not exist or cannot be written.
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
                pixel_format format, std::span<const std::uint8_t> data);
+/// The same into a pending file, left for the caller to publish (several files at once).
+void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
+               std::span<const std::uint8_t> data);
 
-/// Writes a little-endian float32 NumPy array (.npy format 1.0, C order) of the given shape,
-/// atomically like write_png.
+/// Writes a float32 NumPy array (.npy format 1.0, C order, the host's byte order as its header
+/// says: '<f4' on little-endian hosts) of the given shape, atomically like write_png.
 void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
+               std::span<const float> data);
+void write_npy(pending_file& file, std::span<const std::size_t> shape,
                std::span<const float> data);
 
 /// A decoded PNG: samples in file order, 16-bit samples as host-endian std::uint16_t bytes.
@@ -35,13 +41,15 @@ struct png_image {
   std::vector<std::uint8_t> data;
 };
 
-/// Reads a PNG back (used by the tests and by anyone checking an output). Throws
-/// perlin::io_error when it cannot be read or decoded.
-[[nodiscard]] png_image read_png(const std::filesystem::path& path);
+/// Reads a PNG back (used by the tests and by anyone checking an output). The file is untrusted:
+/// sides above 2^24 pixels, chunks above 16 MiB and decoded images above `max_bytes` are refused.
+/// Throws perlin::io_error when it cannot be read or decoded, or is over those limits.
+[[nodiscard]] png_image read_png(const std::filesystem::path& path,
+                                 std::size_t max_bytes = std::size_t{1} << 30);
 
 /// Checks, before any work is done, that a file can be created in the folder of `path`: the
-/// folder exists, is a folder, and accepts a new file. Throws perlin::io_error naming the
-/// problem.
+/// folder exists, is a folder, and accepts a new file (an unnamed pending file is opened and
+/// discarded: nothing appears in the folder). Throws perlin::io_error naming the problem.
 void check_writable(const std::filesystem::path& path);
 
 }  // namespace perlin

@@ -1,15 +1,13 @@
 // PNG through libspng, .npy by hand (its header is a few lines of text), and atomic files.
 #include "perlin/image_io.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <spng.h>
-#include <unistd.h>
 
 #include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -28,65 +26,6 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return parent.empty() ? std::filesystem::path(".") : parent;
 }
 
-/// A temporary file beside the target; commit() renames it over the target, and the destructor
-/// removes it if commit() never ran, so no partial file is ever left behind.
-class atomic_file {
- public:
-  explicit atomic_file(const std::filesystem::path& target) : target_(target) {
-    // Built with += rather than "." + name: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
-    std::string name = ".";
-    name += target.filename().string();
-    name += ".tmp-XXXXXX";
-    std::string tmpl = (folder_of(target) / name).string();
-    fd_ = ::mkstemp(tmpl.data());
-    if (fd_ < 0) fail(target, std::string("cannot create a file in its folder: ") + std::strerror(errno));
-    temp_ = tmpl;
-  }
-  atomic_file(const atomic_file&) = delete;
-  atomic_file& operator=(const atomic_file&) = delete;
-  ~atomic_file() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) {
-      std::error_code ec;
-      std::filesystem::remove(temp_, ec);
-    }
-  }
-
-  void write(const void* data, std::size_t size) {
-    const auto* p = static_cast<const char*>(data);
-    while (size > 0) {
-      const ssize_t n = ::write(fd_, p, size);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail(target_, std::string("write failed: ") + std::strerror(errno));
-      }
-      p += n;
-      size -= static_cast<std::size_t>(n);
-    }
-  }
-
-  void commit() {
-    if (::fsync(fd_) != 0) fail(target_, std::string("fsync failed: ") + std::strerror(errno));
-    // mkstemp creates 0600; an image is for others to read too (reading the umask is not
-    // thread safe, so the common default is set instead).
-    ::fchmod(fd_, 0644);
-    if (::close(fd_) != 0) {
-      fd_ = -1;
-      fail(target_, std::string("close failed: ") + std::strerror(errno));
-    }
-    fd_ = -1;
-    std::error_code ec;
-    std::filesystem::rename(temp_, target_, ec);
-    if (ec) fail(target_, "cannot replace it: " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::filesystem::path target_, temp_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
 struct spng_deleter {
   void operator()(spng_ctx* c) const { spng_ctx_free(c); }
 };
@@ -99,18 +38,20 @@ void check_writable(const std::filesystem::path& path) {
   if (!std::filesystem::exists(folder, ec)) fail(path, "folder '" + folder.string() + "' does not exist");
   if (!std::filesystem::is_directory(folder, ec)) fail(path, "'" + folder.string() + "' is not a folder");
   if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder");
-  atomic_file probe(path);  // throws if the folder does not accept a new file; removed unused
+  pending_file probe(path);  // throws if the folder does not accept a new file; discarded
 }
 
-void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
-               pixel_format format, std::span<const std::uint8_t> data) {
+void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
+               std::span<const std::uint8_t> data) {
+  const std::filesystem::path& path = file.target();
   const std::size_t bytes = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
   }
-  if (data.size() != width * height * bytes) {
-    throw invalid_argument("data: expected " + std::to_string(width * height * bytes) + " bytes, got " +
-                           std::to_string(data.size()));
+  const std::size_t expected = width * height * bytes;  // below 2^64: each side is below 2^31
+  if (expected / bytes / height != width || data.size() != expected) {
+    throw invalid_argument("data: expected width x height x " + std::to_string(bytes) +
+                           " bytes, got " + std::to_string(data.size()));
   }
   std::unique_ptr<spng_ctx, spng_deleter> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
   if (!ctx) fail(path, "cannot create a PNG encoder");
@@ -127,16 +68,24 @@ void write_png(const std::filesystem::path& path, std::size_t width, std::size_t
   void* buf = spng_get_png_buffer(ctx.get(), &size, &rc);
   if (buf == nullptr) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
   const std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
-  atomic_file out(path);
-  out.write(buf, size);
-  out.commit();
+  file.write(buf, size);
 }
 
-void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
+void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
+               pixel_format format, std::span<const std::uint8_t> data) {
+  pending_file file(path);
+  write_png(file, width, height, format, data);
+  file.publish();
+}
+
+void write_npy(pending_file& file, std::span<const std::size_t> shape,
                std::span<const float> data) {
   std::size_t n = 1;
   std::string dims;
   for (const std::size_t d : shape) {
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) {
+      throw invalid_argument("shape: the number of elements overflows std::size_t");
+    }
     n *= d;
     dims += std::to_string(d) + ", ";
   }
@@ -145,7 +94,9 @@ void write_npy(const std::filesystem::path& path, std::span<const std::size_t> s
   if (n != data.size()) throw invalid_argument("data: does not match the shape");
   // NumPy format 1.0: magic, version, header length (uint16 LE), then a dict padded with spaces
   // and ending in '\n' so that the data starts at a multiple of 64 bytes.
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  // Native byte order, said in the header: '<f4' little-endian, '>f4' big-endian.
+  constexpr const char* descr = std::endian::native == std::endian::big ? ">f4" : "<f4";
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
@@ -154,21 +105,28 @@ void write_npy(const std::filesystem::path& path, std::span<const std::size_t> s
   prefix.push_back('\x00');
   prefix.push_back(static_cast<char>(header.size() & 0xFF));
   prefix.push_back(static_cast<char>(header.size() >> 8));
-  static_assert(std::endian::native == std::endian::little, "the .npy writer assumes little-endian");
-  atomic_file out(path);
-  out.write(prefix.data(), prefix.size());
-  out.write(header.data(), header.size());
-  out.write(data.data(), data.size() * sizeof(float));
-  out.commit();
+  file.write(prefix.data(), prefix.size());
+  file.write(header.data(), header.size());
+  file.write(data.data(), data.size() * sizeof(float));
 }
 
-png_image read_png(const std::filesystem::path& path) {
+void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
+               std::span<const float> data) {
+  pending_file file(path);
+  write_npy(file, shape, data);
+  file.publish();
+}
+
+png_image read_png(const std::filesystem::path& path, std::size_t max_bytes) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) fail(path, std::string("cannot open: ") + std::strerror(errno));
   const std::unique_ptr<std::FILE, decltype(&std::fclose)> file(f, &std::fclose);
   std::unique_ptr<spng_ctx, spng_deleter> ctx(spng_ctx_new(0));
   if (!ctx) fail(path, "cannot create a PNG decoder");
   spng_set_png_file(ctx.get(), f);
+  // Untrusted input: a crafted header must not make us allocate without bound.
+  spng_set_image_limits(ctx.get(), 1u << 24, 1u << 24);
+  spng_set_chunk_limits(ctx.get(), 1u << 24, 1u << 26);
   spng_ihdr ihdr{};
   int rc = spng_get_ihdr(ctx.get(), &ihdr);
   if (rc != 0) fail(path, std::string("not a PNG: ") + spng_strerror(rc));
@@ -185,6 +143,10 @@ png_image read_png(const std::filesystem::path& path) {
   }
   std::size_t size = 0;
   rc = spng_decoded_image_size(ctx.get(), SPNG_FMT_PNG, &size);
+  if (rc == 0 && size > max_bytes) {
+    fail(path, "the decoded image would take " + std::to_string(size) + " bytes, over the limit of " +
+                   std::to_string(max_bytes));
+  }
   if (rc == 0) {
     img.data.resize(size);
     rc = spng_decode_image(ctx.get(), img.data.data(), size, SPNG_FMT_PNG, 0);

@@ -1,0 +1,63 @@
+// Files that appear complete or not at all, even when the process is interrupted.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+namespace perlin {
+
+/// A file written in full before it appears at its path. Part of perlin::image.
+///
+/// - On Linux the data goes into an unnamed file in the target's folder (O_TMPFILE): nothing is
+///   visible until publish(), and nothing is left behind if the process dies, even by SIGKILL.
+///   Where the file system refuses unnamed files (or no descriptor is left), a hidden temporary
+///   `.NAME.tmp-XXXXXX` beside the target is used instead; it is removed by the destructor, and by
+///   remove_pending_files(), which a program's SIGINT/SIGTERM handler may call.
+/// - publish() flushes the data to disk (fsync), puts the file at its path with one rename
+///   (an existing file is replaced whole, never truncated), then flushes the folder so that the
+///   new name survives a power loss.
+/// - The mode is that of the file it replaces, or 0666 minus the process's umask for a new one.
+/// - Every failure throws perlin::io_error naming the path and the reason; the destructor then
+///   removes what was written. Not thread safe: one thread writes one file.
+class pending_file {
+ public:
+  /// Opens the pending file in the folder of `target`. Throws perlin::io_error when the folder
+  /// does not exist or does not accept a new file.
+  explicit pending_file(const std::filesystem::path& target);
+  pending_file(pending_file&& other) noexcept;
+  pending_file& operator=(pending_file&& other) noexcept;
+  pending_file(const pending_file&) = delete;
+  pending_file& operator=(const pending_file&) = delete;
+  /// Discards the file unless it was published.
+  ~pending_file();
+
+  /// Appends `size` bytes (retrying short writes and EINTR).
+  void write(const void* data, std::size_t size);
+  /// Flushes the data to disk and closes the descriptor where the file has a name, so that many
+  /// pending files (the frames of an animation) need not hold one descriptor each. Called by
+  /// publish() if not called before.
+  void finish();
+  /// Makes the file appear at its target path, replacing any file there, durably.
+  void publish();
+
+  [[nodiscard]] const std::filesystem::path& target() const noexcept { return target_; }
+
+ private:
+  void discard() noexcept;
+
+  std::filesystem::path target_;
+  std::string temp_;      // the named temporary file, when there is one
+  int fd_ = -1;
+  bool unnamed_ = false;  // O_TMPFILE: no name until publish()
+  bool finished_ = false;
+  bool published_ = false;
+  unsigned mode_ = 0644;
+  void* node_ = nullptr;  // its entry in the signal-safe list of named temporaries
+};
+
+/// Removes the named temporary files of every pending file of this process that has not been
+/// published. Async-signal-safe: meant for a SIGINT/SIGTERM handler that then calls _exit.
+void remove_pending_files() noexcept;
+
+}  // namespace perlin

@@ -1,0 +1,242 @@
+// pending_file: O_TMPFILE where the system has it, a hidden named temporary otherwise, a
+// signal-safe list of the named ones, then fsync, one rename, and fsync of the folder.
+#include "perlin/pending_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "perlin/error.hpp"
+
+namespace perlin {
+
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw io_error(path.string() + ": " + what);
+}
+
+[[noreturn]] void fail_errno(const std::filesystem::path& path, const std::string& what) {
+  fail(path, what + ": " + std::strerror(errno));
+}
+
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  const auto parent = path.parent_path();
+  return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+// ---- the named temporaries that a signal handler must be able to remove ----
+// A lock-free list whose nodes are never freed, only reused: a handler walks it and takes each
+// path with one atomic exchange, so it never races with the thread that owns the file.
+struct temp_node {
+  std::atomic<char*> path{nullptr};
+  temp_node* next = nullptr;
+};
+std::atomic<temp_node*> g_temps{nullptr};
+
+/// Adds `path` to the list; returns its node and, in `copy`, the list's own copy of the string
+/// (mkostemp may fill in its X's in place, so that the list always holds the real name).
+temp_node* remember(const std::string& path, char** copy_out = nullptr) {
+  char* copy = ::strdup(path.c_str());
+  if (copy == nullptr) throw std::bad_alloc();
+  if (copy_out != nullptr) *copy_out = copy;
+  for (temp_node* n = g_temps.load(); n != nullptr; n = n->next) {
+    char* expected = nullptr;
+    if (n->path.compare_exchange_strong(expected, copy)) return n;
+  }
+  auto* n = new temp_node;
+  n->path.store(copy);
+  n->next = g_temps.load();
+  while (!g_temps.compare_exchange_weak(n->next, n)) {
+  }
+  return n;
+}
+
+void forget(void* node) noexcept {
+  if (node == nullptr) return;
+  // Null when a signal handler took (and removed) it already.
+  std::free(static_cast<temp_node*>(node)->path.exchange(nullptr));
+}
+
+/// The process's umask, read without changing it (umask(2) can only be read by setting it,
+/// which is not thread safe); 022 where /proc does not say.
+unsigned current_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0) return static_cast<unsigned>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  }
+  return 022;
+}
+
+/// fsync of a folder, so that a rename in it is durable. File systems that cannot sync a
+/// folder say EINVAL; that is not a failure of ours.
+void sync_folder(const std::filesystem::path& target) {
+  const auto folder = folder_of(target);
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail_errno(target, "cannot open its folder to flush it");
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL && err != EROFS) {
+    errno = err;
+    fail_errno(target, "cannot flush its folder");
+  }
+}
+
+std::string hidden_template(const std::filesystem::path& target) {
+  // Built with += rather than "." + name: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp-XXXXXX";
+  return (folder_of(target) / name).string();
+}
+
+}  // namespace
+
+pending_file::pending_file(const std::filesystem::path& target) : target_(target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    mode_ = st.st_mode & 07777;
+  } else {
+    mode_ = 0666u & ~current_umask();
+  }
+#ifdef O_TMPFILE
+  fd_ = ::open(folder_of(target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd_ >= 0) {
+    unnamed_ = true;
+    return;
+  }
+#endif
+  // Registered before it exists, and named in the list's own copy, so that a signal never
+  // misses it.
+  char* name = nullptr;
+  node_ = remember(hidden_template(target), &name);
+  fd_ = ::mkostemp(name, O_CLOEXEC);
+  if (fd_ < 0) {
+    const int err = errno;
+    forget(node_);
+    node_ = nullptr;
+    errno = err;
+    fail_errno(target, "cannot create a file in its folder");
+  }
+  temp_ = name;
+}
+
+pending_file::pending_file(pending_file&& o) noexcept
+    : target_(std::move(o.target_)),
+      temp_(std::move(o.temp_)),
+      fd_(std::exchange(o.fd_, -1)),
+      unnamed_(o.unnamed_),
+      finished_(o.finished_),
+      published_(std::exchange(o.published_, true)),
+      mode_(o.mode_),
+      node_(std::exchange(o.node_, nullptr)) {}
+
+pending_file& pending_file::operator=(pending_file&& o) noexcept {
+  if (this != &o) {
+    discard();
+    target_ = std::move(o.target_);
+    temp_ = std::move(o.temp_);
+    fd_ = std::exchange(o.fd_, -1);
+    unnamed_ = o.unnamed_;
+    finished_ = o.finished_;
+    published_ = std::exchange(o.published_, true);
+    mode_ = o.mode_;
+    node_ = std::exchange(o.node_, nullptr);
+  }
+  return *this;
+}
+
+pending_file::~pending_file() { discard(); }
+
+void pending_file::discard() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!published_ && !temp_.empty()) ::unlink(temp_.c_str());
+  forget(node_);
+  node_ = nullptr;
+  published_ = true;  // nothing left to do
+}
+
+void pending_file::write(const void* data, std::size_t size) {
+  if (fd_ < 0 || finished_) fail(target_, "write after the file was finished");
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_errno(target_, "write failed");
+    }
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+void pending_file::finish() {
+  if (finished_) return;
+  if (::fchmod(fd_, mode_) != 0) fail_errno(target_, "cannot set its mode");
+  if (::fsync(fd_) != 0) fail_errno(target_, "fsync failed");
+  if (!unnamed_) {
+    const int rc = ::close(fd_);
+    fd_ = -1;
+    if (rc != 0) fail_errno(target_, "close failed");
+  }
+  finished_ = true;
+}
+
+void pending_file::publish() {
+  if (published_) fail(target_, "published twice");
+  finish();
+  if (unnamed_) {
+    // Give the unnamed file a hidden name, then rename it over the target in one step
+    // (linkat cannot replace an existing file).
+    static std::atomic<unsigned> counter{0};
+    std::string tmpl = hidden_template(target_);
+    tmpl.resize(tmpl.size() - 6);
+    for (int attempt = 0;; ++attempt) {
+      char suffix[32];
+      std::snprintf(suffix, sizeof suffix, "%d-%u", static_cast<int>(::getpid()), counter++);
+      const std::string name = tmpl + suffix;
+      node_ = remember(name);
+      const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
+      if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        temp_ = name;
+        break;
+      }
+      const int err = errno;
+      forget(node_);
+      node_ = nullptr;
+      if (err != EEXIST || attempt > 100) {
+        errno = err;
+        fail_errno(target_, "cannot give the new file a name");
+      }
+    }
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail_errno(target_, "cannot replace it");
+  published_ = true;
+  temp_.clear();
+  forget(node_);
+  node_ = nullptr;
+  sync_folder(target_);
+}
+
+void remove_pending_files() noexcept {
+  for (temp_node* n = g_temps.load(); n != nullptr; n = n->next) {
+    char* p = n->path.exchange(nullptr);
+    if (p != nullptr) ::unlink(p);  // the string is leaked: the process is about to exit
+  }
+}
+
+}  // namespace perlin

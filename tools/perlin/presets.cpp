@@ -1,0 +1,108 @@
+// Presets, colormaps and formulas of `perlin render` (docs/render.md states each one).
+#include "presets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace perlin_cli {
+
+const std::vector<colormap>& colormaps() {
+  static const std::vector<colormap> maps = {
+      {"grey", {{0, {0, 0, 0}}, {1, {255, 255, 255}}}},
+      {"clouds", {{0, {40, 90, 170}}, {0.45, {90, 150, 220}}, {0.7, {235, 240, 250}}, {1, {255, 255, 255}}}},
+      {"marble", {{0, {30, 30, 45}}, {0.1, {105, 103, 115}}, {0.3, {212, 208, 200}}, {1, {250, 250, 247}}}},
+      {"wood", {{0, {95, 52, 22}}, {0.55, {185, 120, 62}}, {0.8, {205, 145, 85}}, {1, {120, 68, 30}}}},
+      {"terrain",
+       {{0, {8, 24, 80}},
+        {0.42, {28, 78, 150}},
+        {0.49, {70, 140, 200}},
+        {0.5, {214, 202, 150}},
+        {0.52, {110, 165, 80}},
+        {0.6, {55, 115, 55}},
+        {0.68, {115, 100, 80}},
+        {0.78, {165, 155, 145}},
+        {0.86, {250, 250, 252}},
+        {1, {255, 255, 255}}}},
+      {"heat", {{0, {0, 0, 0}}, {0.35, {160, 20, 10}}, {0.7, {250, 160, 20}}, {1, {255, 255, 230}}}},
+  };
+  return maps;
+}
+
+const colormap* find_colormap(std::string_view name) {
+  for (const auto& m : colormaps()) {
+    if (name == m.name) return &m;
+  }
+  return nullptr;
+}
+
+std::string colormap_names() {
+  std::string valid;
+  for (const auto& m : colormaps()) valid += (valid.empty() ? "" : ", ") + std::string(m.name);
+  return valid;
+}
+
+std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
+  const auto& s = m.stops;
+  std::size_t k = 1;
+  while (k + 1 < s.size() && t > s[k].t) ++k;
+  const double u = std::clamp((t - s[k - 1].t) / (s[k].t - s[k - 1].t), 0.0, 1.0);
+  std::array<std::uint8_t, 3> out{};
+  for (int c = 0; c < 3; ++c) {
+    out[c] = static_cast<std::uint8_t>(std::lround(s[k - 1].rgb[c] + u * (s[k].rgb[c] - s[k - 1].rgb[c])));
+  }
+  return out;
+}
+
+namespace {
+noise_options fractal_options(const char* kind, int octaves, bool decorrelate) {
+  noise_options o;
+  o.fractal = kind;
+  o.octaves = octaves;
+  o.persistence = 0.5;
+  o.lacunarity = 2;
+  o.normalize = true;
+  o.decorrelate = decorrelate;
+  return o;
+}
+}  // namespace
+
+const std::vector<preset>& presets() {
+  static const std::vector<preset> p = {
+      {"plain", noise_options{}, 1.0 / 64, "grey", formula::plain, false},
+      {"clouds", fractal_options("fbm", 6, true), 1.0 / 128, "clouds", formula::plain, false},
+      {"marble", fractal_options("turbulence", 6, true), 1.0 / 64, "marble", formula::marble, false},
+      {"wood", fractal_options("fbm", 3, true), 1.0 / 64, "wood", formula::wood, false},
+      {"terrain", fractal_options("fbm", 8, true), 1.0 / 256, "terrain", formula::plain, true},
+      {"ridges", fractal_options("ridged", 7, false), 1.0 / 128, "terrain", formula::plain, false},
+  };
+  return p;
+}
+
+const preset* find_preset(std::string_view name) {
+  for (const auto& p : presets()) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
+
+double marble(double stripes, double x, double v) {
+  return std::sin(2 * std::numbers::pi * (stripes * x + k_marble_turbulence * v));
+}
+
+double wood(double x, double y, double v) {
+  const double rings = k_wood_rings * std::hypot(x, y) + k_wood_noise * v;
+  return rings - std::floor(rings);
+}
+
+double relief_shade(double gx, double gy) {
+  const double lx = -0.5, ly = -0.5, lz = std::sqrt(0.5);
+  const double k = 0.6;
+  const double nx = -k * gx, ny = -k * gy, nz = 1.0;
+  const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+  const double light = std::max(0.0, (nx * lx + ny * ly + nz * lz) / len);
+  return 0.35 + 0.65 * light / lz;
+}
+
+}  // namespace perlin_cli

@@ -1,0 +1,65 @@
+// The recipes of `perlin render`: presets, colormaps, the marble and wood formulas and the relief
+// shading, each exactly as docs/render.md states it (the render tests check pixels against it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "options.hpp"
+
+namespace perlin_cli {
+
+/// What a preset computes from the field's value v at noise coordinates (x, y).
+enum class formula { plain, marble, wood };
+
+struct colour_stop {
+  double t;
+  std::array<double, 3> rgb;
+};
+
+struct colormap {
+  const char* name;
+  std::vector<colour_stop> stops;
+};
+
+/// Every colormap, "grey" first.
+const std::vector<colormap>& colormaps();
+/// The colormap of that name, or nullptr.
+const colormap* find_colormap(std::string_view name);
+/// "grey, clouds, ...": the valid names for messages.
+std::string colormap_names();
+
+/// The colour of t in [0, 1]: linear between the two stops around t, each channel rounded.
+std::array<std::uint8_t, 3> ramp(const colormap& m, double t);
+
+/// A documented recipe (docs/render.md); every part can be overridden by the options.
+struct preset {
+  const char* name;
+  noise_options noise;
+  double frequency;  // pixel step
+  const char* colormap;
+  formula f;
+  bool shaded;  // with a colormap: a relief lit by the analytic gradient
+};
+
+const std::vector<preset>& presets();
+const preset* find_preset(std::string_view name);
+
+// The marble and wood formulas (docs/render.md).
+inline constexpr double k_marble_stripes = 0.5;     // stripes per lattice unit along x
+inline constexpr double k_marble_turbulence = 1.0;  // turbulence amplitude, in stripe periods
+inline constexpr double k_wood_rings = 2.0;         // rings per lattice unit of radius
+inline constexpr double k_wood_noise = 0.5;         // noise amplitude, in ring periods
+
+/// marble: sin(2 pi (stripes x + 1.0 v)), in [-1, 1].
+double marble(double stripes, double x, double v);
+/// wood: frac(2 hypot(x, y) + 0.5 v), in [0, 1).
+double wood(double x, double y, double v);
+
+/// The relief's brightness factor for a surface with gradient (gx, gy) of the heights: light
+/// from the north-west, 45 degrees up, vertical exaggeration 0.6, ambient 0.35 (docs/render.md).
+double relief_shade(double gx, double gy);
+
+}  // namespace perlin_cli

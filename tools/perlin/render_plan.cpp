@@ -1,0 +1,263 @@
+// resolve(): the options of `perlin render` checked and turned into a render_plan.
+#include "render_plan.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <numbers>
+
+#include "perlin/error.hpp"
+#include "perlin/range.hpp"
+
+namespace perlin_cli {
+
+namespace {
+
+/// Renders needing more than this are refused before anything is allocated.
+constexpr std::uint64_t k_memory_limit = std::uint64_t{4} << 30;  // 4 GiB
+
+std::size_t parse_size_part(const std::string& text, std::size_t from, std::size_t to) {
+  std::size_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data() + from, text.data() + to, v);
+  if (from == to || ec != std::errc() || ptr != text.data() + to || v == 0 || v > 0x7FFFFFFF) {
+    throw usage_error("--size: '" + text + "' is not WxH with W and H from 1 to 2147483647");
+  }
+  return v;
+}
+
+/// a * b, or nothing when it overflows 64 bits.
+std::optional<std::uint64_t> mul(std::uint64_t a, std::uint64_t b) {
+  if (b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b) return std::nullopt;
+  return a * b;
+}
+
+void resolve_output(const render_options& o, render_plan& r) {
+  r.output = o.output;
+  const std::string ext = std::filesystem::path(o.output).extension().string();
+  if (ext == ".png") {
+    r.png = true;
+  } else if (ext == ".npy") {
+    r.png = false;
+  } else {
+    throw usage_error("--output: cannot write '" + ext + "' files (valid: .png, .npy)");
+  }
+}
+
+void resolve_size(const render_options& o, render_plan& r) {
+  const std::size_t x = o.size.find('x');
+  if (x == std::string::npos) throw usage_error("--size: '" + o.size + "' is not WxH");
+  r.width = parse_size_part(o.size, 0, x);
+  r.height = parse_size_part(o.size, x + 1, o.size.size());
+  if (o.depth) {
+    if (*o.depth < 1 || *o.depth > k_max_depth) {
+      throw usage_error("--depth: must be 1 to " + std::to_string(k_max_depth) + ", got " +
+                        std::to_string(*o.depth));
+    }
+    r.depth = static_cast<std::size_t>(*o.depth);
+  }
+  if (o.frames) {
+    if (*o.frames < 1 || *o.frames > k_max_frames) {
+      throw usage_error("--frames: must be 1 to " + std::to_string(k_max_frames) + ", got " +
+                        std::to_string(*o.frames));
+    }
+    r.frames = static_cast<std::size_t>(*o.frames);
+  }
+  if (r.frames > 0 && r.depth > 0) throw usage_error("--frames and --depth cannot be combined");
+  if (o.loop && r.frames == 0) throw usage_error("--loop needs --frames N");
+  if (r.png && r.depth > 0) throw usage_error("--depth: a volume is written as .npy (a PNG is 2-D)");
+  r.loop = o.loop;
+  r.dims = r.frames > 0 ? (r.loop ? 4 : 3) : (r.depth > 0 ? 3 : 2);
+}
+
+void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, render_plan& r) {
+  if (o.bits != 8 && o.bits != 16) throw usage_error("--bits: must be 8 or 16");
+  r.bits = o.bits;
+  if (!r.png && (bits_given || o.colormap)) {
+    throw usage_error("--bits and --colormap apply to .png output; .npy holds the raw values");
+  }
+  const std::string name = o.colormap.value_or(r.bits == 16 ? "grey" : pr.colormap);
+  r.cmap = find_colormap(name);
+  if (r.cmap == nullptr) {
+    throw usage_error("--colormap: unknown '" + name + "' (valid: " + colormap_names() + ")");
+  }
+  if (r.cmap == &colormaps().front() || !r.png) r.cmap = nullptr;  // grey: one channel
+  if (r.cmap != nullptr && r.bits == 16) {
+    throw usage_error("--bits 16 is for grey images; a colormap gives 8-bit RGB");
+  }
+  r.shaded = r.cmap != nullptr && pr.shaded;
+}
+
+double resolve_frequency(const render_options& o, const preset& pr) {
+  if (o.frequency && o.scale) throw usage_error("--frequency and --scale are alternatives; give one");
+  double freq = pr.frequency;
+  if (o.frequency) freq = *o.frequency;
+  if (o.scale) {
+    if (!(*o.scale > 0) || !std::isfinite(*o.scale)) throw usage_error("--scale: must be > 0");
+    freq = 1.0 / *o.scale;
+  }
+  if (!(freq > 0) || !std::isfinite(freq)) throw usage_error("--frequency: must be > 0");
+  return freq;
+}
+
+/// --tileable: whole lattice periods across, periods on the noise, marble's stripes rounded.
+void resolve_tiling(render_options& o, double freq, render_plan& r) {
+  if (r.f == formula::wood) throw usage_error("--tileable: the wood preset's rings cannot wrap");
+  if (o.noise.lacunarity != std::floor(o.noise.lacunarity) || o.noise.lacunarity >= 4294967296.0) {
+    throw usage_error("--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
+  }
+  if (!o.noise.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
+  // A whole number of lattice cells must fit: P = round(W * F) cells across (at least 1), and
+  // the step becomes P / W, so pixel W lands exactly one period after pixel 0.
+  std::string periods;
+  const std::size_t extent[3] = {r.width, r.height, r.depth};
+  for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
+    const double cells = std::max(1.0, std::round(static_cast<double>(extent[k]) * freq));
+    if (cells > static_cast<double>(perlin::k_max_period)) {
+      throw usage_error("--tileable: more than 2^31-1 lattice cells across");
+    }
+    r.step[k] = cells / static_cast<double>(extent[k]);
+    periods += (periods.empty() ? "" : ",") + std::to_string(static_cast<std::int64_t>(cells));
+  }
+  o.noise.period = periods;
+  if (r.f == formula::marble) {
+    const double cells = r.step[0] * static_cast<double>(r.width);
+    r.marble_stripes = std::max(1.0, std::round(k_marble_stripes * cells)) / cells;
+  }
+}
+
+void resolve_placement(const render_options& o, render_plan& r) {
+  if (!o.origin.empty()) {
+    const auto v = parse_list(o.origin, "--origin", 2, 4);
+    for (std::size_t k = 0; k < v.size(); ++k) r.origin[k] = v[k];
+  } else if (r.f == formula::wood) {
+    // Rings around the image's centre unless told otherwise.
+    r.origin[0] = -0.5 * static_cast<double>(r.width) * r.step[0];
+    r.origin[1] = -0.5 * static_cast<double>(r.height) * r.step[1];
+  }
+  if (!o.offset.empty()) {
+    const auto v = parse_list(o.offset, "--offset", 2, 3);
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (v[k] != std::floor(v[k]) || std::abs(v[k]) >= 4503599627370496.0) {
+        throw usage_error("--offset: pixel offsets are integers below 2^52");
+      }
+      r.first[k] = static_cast<std::int64_t>(v[k]);
+    }
+  }
+}
+
+void resolve_range(const render_options& o, render_plan& r) {
+  if (r.f == formula::marble) {
+    r.lo = -1;
+    r.hi = 1;
+  } else if (r.f == formula::wood) {
+    r.lo = 0;
+    r.hi = 1;
+  } else {
+    std::tie(r.lo, r.hi) = r.field.range(r.dims);
+  }
+  if (!o.range.empty()) {
+    const auto v = parse_list(o.range, "--range", 2, 2);
+    if (!(v[0] < v[1])) throw usage_error("--range: MIN must be below MAX");
+    r.lo = v[0];
+    r.hi = v[1];
+  }
+  r.stretch = o.stretch;
+  if (r.stretch && !o.range.empty()) throw usage_error("--stretch and --range are alternatives");
+}
+
+/// The buffers of one frame must fit in k_memory_limit: the values, the gradient of a relief
+/// (dims floats a sample), the pixels and the encoded PNG (noise barely compresses).
+void check_memory(const render_plan& r) {
+  const std::uint64_t pixel_bytes = r.png ? (r.cmap ? 3 : static_cast<std::uint64_t>(r.bits / 8)) : 0;
+  const std::uint64_t per_sample = 4 + (r.shaded ? 4 * r.dims : 0) + 2 * pixel_bytes;
+  auto bytes = mul(r.width, r.height);
+  if (bytes) bytes = mul(*bytes, std::max<std::uint64_t>(1, r.depth));
+  if (bytes) bytes = mul(*bytes, per_sample);
+  if (!bytes || *bytes > k_memory_limit) {
+    const double need = static_cast<double>(r.width) * static_cast<double>(r.height) *
+                        std::max(1.0, static_cast<double>(r.depth)) * static_cast<double>(per_sample);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f", need);
+    throw usage_error(std::string("--size: the render would need ") + text +
+                      " bytes of memory, over the limit of " + std::to_string(k_memory_limit) +
+                      " bytes (4 GiB)");
+  }
+}
+
+}  // namespace
+
+render_plan resolve(render_options o, const std::function<bool(const char*)>& given) {
+  render_plan r;
+  const preset* found = find_preset(o.preset);
+  if (found == nullptr) throw usage_error("--preset: unknown '" + o.preset + "'");
+  const preset& pr = *found;
+  r.f = pr.f;
+  if (!given("--fractal")) o.noise.fractal = pr.noise.fractal;
+  if (!given("--octaves")) o.noise.octaves = pr.noise.octaves;
+  if (!given("--persistence")) o.noise.persistence = pr.noise.persistence;
+  if (!given("--lacunarity")) o.noise.lacunarity = pr.noise.lacunarity;
+  if (!given("--normalize")) o.noise.normalize = pr.noise.normalize;
+  if (!given("--decorrelate")) o.noise.decorrelate = pr.noise.decorrelate;
+
+  resolve_output(o, r);
+  resolve_size(o, r);
+  resolve_pixels(o, pr, given("--bits"), r);
+  const double freq = resolve_frequency(o, pr);
+  if (!(o.loop_radius > 0) || !std::isfinite(o.loop_radius)) {
+    throw usage_error("--loop-radius: must be > 0");
+  }
+  r.loop_radius = o.loop_radius;
+  r.time_step = o.time_step.value_or(freq);
+  if (!std::isfinite(r.time_step)) throw usage_error("--time-step: must be finite");
+
+  r.step = {freq, freq, freq, 1};
+  if (o.tileable) resolve_tiling(o, freq, r);
+  r.field = make_field(o.noise);
+  resolve_placement(o, r);
+  resolve_range(o, r);
+  check_memory(r);
+  r.bulk = {.threads = o.threads, .strict = o.strict};
+  r.simd = o.simd;
+  r.quiet = o.quiet;
+  return r;
+}
+
+std::size_t render_plan::samples() const noexcept {
+  return width * height * std::max<std::size_t>(1, depth);
+}
+
+perlin::grid render_plan::frame_grid(std::size_t frame) const {
+  perlin::grid g;
+  g.dims = dims;
+  g.count = {width, height, std::max<std::size_t>(1, depth), 1};
+  g.origin = origin;
+  g.step = step;
+  g.first = first;
+  if (frames > 0 && loop) {
+    // A circle in the two extra dimensions: frame N is frame 0 again.
+    const double angle = 2 * std::numbers::pi * static_cast<double>(frame) / static_cast<double>(frames);
+    g.origin[2] = origin[2] + loop_radius * std::cos(angle);
+    g.origin[3] = origin[3] + loop_radius * std::sin(angle);
+    g.count[2] = g.count[3] = 1;
+    g.first[2] = g.first[3] = 0;
+  } else if (frames > 0) {
+    g.step[2] = time_step;
+    g.first[2] = first[2] + static_cast<std::int64_t>(frame);
+    g.count[2] = 1;
+  }
+  return g;
+}
+
+std::string render_plan::frame_path(std::size_t frame) const {
+  if (frames == 0) return output;
+  const int digits = std::max(4, static_cast<int>(std::to_string(frames - 1).size()));
+  const std::filesystem::path p(output);
+  char num[32];
+  std::snprintf(num, sizeof num, "_%0*zu", digits, frame);
+  return (p.parent_path() / (p.stem().string() + num + p.extension().string())).string();
+}
+
+}  // namespace perlin_cli
