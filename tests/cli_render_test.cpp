@@ -1,6 +1,12 @@
 // `perlin render` end to end: decoded PNGs, determinism, seamless tiles, exact regions, 16-bit
 // depth, animation frames, volumes and every bad input (with no file left behind).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <cmath>
 #include <cstring>
@@ -199,6 +205,15 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + out + " --octaves 0", 2, "octaves"},
       {"render -o " + out + " --simd AVX9000", 2, "AVX9000"},
       {"render -o " + out + " --loop", 2, "--loop"},
+      {"render -o " + out + " --frames -1", 2, "--frames: must be 1 to 1000000, got -1"},
+      {"render -o " + out + " --frames 0", 2, "--frames"},
+      {"render -o " + out + " --frames 1000001", 2, "--frames"},
+      {"render -o " + q(d.path / "x.npy") + " --depth -1", 2, "--depth: must be 1 to"},
+      {"render -o " + q(d.path / "x.npy") + " --depth 0", 2, "--depth"},
+      {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4294967296", 2, "--depth"},
+      {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4096", 2, "bytes of memory"},
+      {"render -o " + out + " --persistence 1e308 --fractal fbm --octaves 32", 2, "persistence"},
+      {"render -o " + out + " --time-step nan --frames 2", 2, "--time-step"},
       {"render --size 10x10", 2, "--output"},
       {"render -o " + q(d.path / "missing" / "x.png"), 1, "does not exist"},
       {"render -o " + q(d.path / "x.png" / "y.png"), 1, "x.png"},
@@ -217,6 +232,78 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
   EXPECT_EQ(run_perlin("render -o " + out + " --size 8x8").status, 0);
   EXPECT_EQ(perlin::read_png(d.path / "x.png").width, 8u);
   EXPECT_EQ(count_files(d.path), 1u);
+}
+
+/// Starts `perlin ARGS...` in `dir`, lets it run for `ms` milliseconds, sends `sig`, and returns
+/// the wait status.
+int interrupt_after(const std::vector<std::string>& args, const fs::path& dir, int ms, int sig) {
+  std::vector<char*> argv;
+  std::string exe = PERLIN_EXE;
+  argv.push_back(exe.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) ::_exit(99);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 2);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(98);
+  }
+  ::usleep(static_cast<useconds_t>(ms) * 1000);
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(CliRender, AnInterruptedRenderLeavesTheOldFileAndNothingElse) {
+  // Killed at moments spread over the render (evaluation, encoding, writing): the old file stays
+  // byte for byte, no temporary is left (SIGKILL included: the data is in an unnamed file), and
+  // SIGINT/SIGTERM exit 130/143 with a message.
+  const temp_dir d;
+  std::ofstream(d.path / "map.png") << "old map";
+  const std::vector<std::string> one = {"render", "-q", "-o", "map.png", "--preset", "clouds",
+                                        "--size", "3000x3000"};
+  const std::vector<std::string> frames = {"render", "-q", "-o", "anim.png", "--preset", "clouds",
+                                           "--size", "600x600", "--frames", "40"};
+  std::size_t interrupted = 0;
+  for (const int sig : {SIGINT, SIGTERM, SIGKILL}) {
+    for (const int ms : {30, 150, 400, 900}) {
+      for (const auto* args : {&one, &frames}) {
+        const int status = interrupt_after(*args, d.path, ms, sig);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;  // finished first: fine
+        ++interrupted;
+        if (sig == SIGKILL) {
+          EXPECT_TRUE(WIFSIGNALED(status));
+        } else {
+          ASSERT_TRUE(WIFEXITED(status)) << status;
+          EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+        }
+        EXPECT_EQ(slurp(d.path / "map.png"), "old map") << sig << " after " << ms << " ms";
+        std::vector<std::string> left;
+        for (const auto& e : fs::directory_iterator(d.path)) left.push_back(e.path().filename().string());
+        EXPECT_EQ(left, std::vector<std::string>{"map.png"}) << sig << " after " << ms << " ms";
+        for (const auto& name : left) {
+          if (name != "map.png") fs::remove(d.path / name);
+        }
+      }
+    }
+  }
+  EXPECT_GT(interrupted, 12u) << "the renders finished before the signals: make them bigger";
+}
+
+TEST(CliRender, FilesGetTheModeOfTheUmaskOrOfTheFileTheyReplace) {
+  const temp_dir d;
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "a.png") + " --size 8x8").status, 0);
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  EXPECT_EQ(fs::status(d.path / "a.png").permissions(),
+            static_cast<fs::perms>(0666 & ~mask));
+  fs::permissions(d.path / "a.png", static_cast<fs::perms>(0640));
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "a.png") + " --size 8x8").status, 0);
+  EXPECT_EQ(fs::status(d.path / "a.png").permissions(), static_cast<fs::perms>(0640));
 }
 
 TEST(CliTargets, ListsTheActiveTarget) {
