@@ -2,11 +2,16 @@
 // split rows or points over threads, and call the active target's kernels once per chunk.
 #include "perlin/grid.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <limits>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -32,38 +37,75 @@ std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
   return a * b;
 }
 
+/// The CPUs this process may run on: its affinity mask, and a cgroup v2 CPU quota when one is
+/// set (a 2-CPU container on a 64-core host gets 2, not 64). At least 1.
+unsigned usable_cpus() {
+  static const unsigned cpus = [] {
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = std::max(1, CPU_COUNT(&set));
+    // cgroup v2: "max 100000" (no quota) or "QUOTA PERIOD" in microseconds.
+    std::ifstream f("/sys/fs/cgroup/cpu.max");
+    std::string quota;
+    double period = 0;
+    if (f >> quota >> period && quota != "max" && period > 0) {
+      const double q = std::strtod(quota.c_str(), nullptr) / period;
+      if (q > 0) n = std::min(n, std::max(1u, static_cast<unsigned>(std::ceil(q))));
+    }
+#endif
+    return n;
+  }();
+  return cpus;
+}
+
 unsigned thread_count(unsigned requested, std::size_t work_items) {
-  unsigned t = requested == 0 ? std::max(1u, std::thread::hardware_concurrency()) : requested;
+  unsigned t = requested == 0 ? usable_cpus() : requested;
   if (work_items < t) t = static_cast<unsigned>(std::max<std::size_t>(1, work_items));
   return t;
 }
 
 /// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks. Chunks never share an
-/// output element, so the result does not depend on the thread count.
+/// output element, so the result does not depend on the thread count. A thread that cannot be
+/// started (EAGAIN under a pids limit) is no error: its chunk runs on the calling thread, and
+/// the threads already started are always joined (std::jthread), so nothing terminates.
 template <class F>
 void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   if (threads <= 1) {
     fn(std::size_t{0}, n);
     return;
   }
+  // floor(n * k / threads) without overflow: with n = q * threads + r, it is q * k + r * k / threads.
+  const auto bound = [&](unsigned k) {
+    return n / threads * k + n % threads * k / threads;
+  };
   std::vector<std::exception_ptr> errors(threads);
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
   const auto chunk = [&](unsigned k) {
     try {
-      fn(n * k / threads, n * (k + 1) / threads);
+      fn(bound(k), bound(k + 1));
     } catch (...) {
       errors[k] = std::current_exception();
     }
   };
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(chunk, k);
-  chunk(0);
-  for (auto& t : pool) t.join();
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(threads - 1);
+    unsigned k = 1;
+    for (; k < threads; ++k) {
+      try {
+        pool.emplace_back(chunk, k);
+      } catch (const std::system_error&) {
+        break;  // no more threads: the calling thread does the rest
+      }
+    }
+    for (; k < threads; ++k) chunk(k);
+    chunk(0);
+  }  // joins
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
 }
-
 
 void check_grid(const grid& g) {
   (void)g.size();

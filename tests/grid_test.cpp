@@ -1,12 +1,17 @@
 // The bulk API on every SIMD target this machine runs: grids and point batches against the
 // double scalar path, thread-count independence, strict mode, and bad arguments.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "perlin/perlin.hpp"
@@ -268,6 +273,42 @@ TEST(Bulk, NonFiniteOctaveCoordinatesGiveNanOnEveryTarget) {
       for (const float v : out) ASSERT_TRUE(std::isnan(v)) << dims;
     }
   });
+}
+
+TEST(Bulk, ThreadsThatCannotStartAreNotAnError) {
+  // In a child process that may not create threads (RLIMIT_NPROC; root ignores that limit, so
+  // the child becomes user nobody first), a call asking for 8 threads still fills the grid with
+  // the same bits as one thread: it neither throws nor terminates.
+  perlin::grid g;
+  g.count = {257, 64, 1, 1};
+  g.step = {0.05, 0.07, 1, 1};
+  const perlin::field f;
+  std::vector<float> one(g.size());
+  perlin::fill_grid(f, g, one, {.threads = 1});
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::getuid() == 0 && ::setuid(65534) != 0) ::_exit(3);
+    const rlimit none{0, 0};
+    if (::setrlimit(RLIMIT_NPROC, &none) != 0) ::_exit(4);
+    try {
+      std::thread probe([] {});  // must fail, or the test proves nothing
+      probe.join();
+      ::_exit(5);
+    } catch (const std::system_error&) {
+    }
+    std::vector<float> many(g.size());
+    try {
+      perlin::fill_grid(f, g, many, {.threads = 8});
+    } catch (...) {
+      ::_exit(6);
+    }
+    ::_exit(std::memcmp(many.data(), one.data(), one.size() * sizeof(float)) == 0 ? 0 : 7);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  if (WEXITSTATUS(status) == 5) GTEST_SKIP() << "threads can still be created under RLIMIT_NPROC here";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(Bulk, BadArgumentsAreRejected) {

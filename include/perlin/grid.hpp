@@ -39,7 +39,7 @@ struct grid {
 
 /// Options of the bulk calls.
 struct bulk_options {
-  /// Worker threads: 0 = one per core (std::thread::hardware_concurrency()), 1 = the calling
+  /// Worker threads: 0 = one per usable CPU (the affinity mask and a cgroup CPU quota count), 1 = the calling
   /// thread only. The result is the same, bit for bit, for every thread count.
   unsigned threads = 1;
   /// Strict mode: no fused multiply-add in the vector kernels, so every SIMD target (and the
