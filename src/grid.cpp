@@ -10,6 +10,7 @@
 #include <exception>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -176,7 +177,9 @@ void fill_common(Plan& plan, const field& f, bool strict) {
   plan.strict = strict;
 }
 
-detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
+}  // namespace
+
+detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict) {
   detail::grid_plan plan;
   fill_common(plan, f, strict);
   plan.dims = static_cast<int>(g.dims);
@@ -239,6 +242,8 @@ detail::grid_plan make_plan(const field& f, const grid& g, bool strict) {
   return plan;
 }
 
+namespace {
+
 template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
@@ -289,7 +294,7 @@ void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_o
     grid band = g;
     band.count[0] = std::min(k_band_columns, nx - x0);
     band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
-    detail::grid_plan plan = make_plan(f, band, o.strict);
+    detail::grid_plan plan = detail::make_grid_plan(f, band, o.strict);
     plan.row_stride = nx;
     parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
       k.fill_rows(plan, rb, re, out.data() + rb * nx + x0);
@@ -340,29 +345,17 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
 
 }  // namespace
 
-void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
-                 const bulk_options& o) {
-  const std::size_t dims = point_dims(p, out.size());
-  const std::size_t n = out.size();
+std::optional<detail::points_plan> detail::make_points_plan(const field& f,
+                                                           const point_set<float>& p,
+                                                           std::size_t dims, bool strict) {
   const auto octaves = octave_list(f);
   bool simd = dims <= 3;
   for (const auto& op : octaves) {
     for (std::size_t k = 0; k < dims; ++k) simd &= !op.wrap[k].modulo;
   }
-  const unsigned threads = thread_count(o.threads, n / 4096 + 1);
-  if (!simd) {
-    const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
-    parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        double q[4];
-        for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
-        out[i] = static_cast<float>(f.eval<double>(std::span<const double>(q, dims)));
-      }
-    });
-    return;
-  }
+  if (!simd) return std::nullopt;
   detail::points_plan plan;
-  fill_common(plan, f, o.strict);
+  fill_common(plan, f, strict);
   plan.dims = static_cast<int>(dims);
   plan.coord[0] = p.x.data();
   plan.coord[1] = p.y.data();
@@ -373,9 +366,30 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
     plan.offset.push_back(op.offset);
     plan.mask.push_back({op.wrap[0].mask, op.wrap[1].mask, op.wrap[2].mask, op.wrap[3].mask});
   }
+  return plan;
+}
+
+void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
+                 const bulk_options& o) {
+  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t n = out.size();
+  const unsigned threads = thread_count(o.threads, n / 4096 + 1);
+  const auto plan = detail::make_points_plan(f, p, dims, o.strict);
+  if (!plan) {
+    // Periods that are not powers of two: the double scalar path, rounded.
+    const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
+    parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        double q[4];
+        for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
+        out[i] = static_cast<float>(f.eval<double>(std::span<const double>(q, dims)));
+      }
+    });
+    return;
+  }
   const detail::kernels& k = detail::active_kernels();
   parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-    k.eval_points(plan, b, e, out.data() + b);
+    k.eval_points(*plan, b, e, out.data() + b);
   });
 }
 

@@ -7,10 +7,23 @@
 
 namespace perlin {
 
-/// Names of the SIMD targets that were compiled in and that this CPU supports, best first, as
-/// Highway names them (for example "AVX3", "AVX2", "SSE4", "SSSE3", "NEON", "EMU128" or "SCALAR",
-/// the portable fallback, always last).
+/// Names of the SIMD targets that were compiled in, that this CPU supports and that passed their
+/// self-check, best first, as Highway names them (for example "AVX3", "AVX2", "SSE4", "SSSE3",
+/// "NEON", and "EMU128" or "SCALAR", the portable fallback, always last).
+///
+/// The self-check runs once, at the first bulk call or targets query: each target's kernels fill
+/// small grids (1 to 4 dimensions, improved and value noise, a fractal with periods, strict and
+/// not) and point batches, and every value must lie within the documented tolerance of the double
+/// scalar path. A target that disagrees is never used.
 [[nodiscard]] std::vector<std::string> available_targets();
+
+/// Every target compiled in and supported by this CPU, best first, and how its self-check went.
+struct target_status {
+  std::string name;
+  bool passed;
+  std::string failure;  ///< what disagreed, when it did not pass
+};
+[[nodiscard]] std::vector<target_status> target_report();
 
 /// The target the bulk calls use now: the best available one not above the cap.
 [[nodiscard]] std::string active_target();

@@ -6,7 +6,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
+
+#include "perlin/field.hpp"
+#include "perlin/grid.hpp"
 
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
@@ -15,8 +19,9 @@
 namespace perlin::detail {
 
 /// Extra entries after every per-column table, so that a kernel may load a whole vector at the
-/// last column (16 floats covers 512-bit vectors).
-inline constexpr std::size_t k_pad = 16;
+/// last column: 64 floats cover the widest vectors Highway has (HWY_MAX_BYTES, 256 bytes for
+/// SVE/RVV; 64 on x86). grid_kernels.cc checks this against HWY_MAX_BYTES at compile time.
+inline constexpr std::size_t k_pad = 64;
 
 /// The int32 tables the kernels gather from, built once per call from the permutation.
 struct hash_tables {
@@ -105,7 +110,15 @@ struct kernels {
   eval_points_fn eval_points;
 };
 
-/// The kernels of the active target (the best one this CPU supports, not above the cap).
+/// The kernels of the active target (the best one this CPU supports that passed its
+/// self-check, not above the cap); targets.cpp.
 const kernels& active_kernels();
+
+/// The plan of a grid call (grid.cpp), also used by the self-check.
+grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
+/// The plan of a float point batch, or nothing when the SIMD kernels do not cover it (periods
+/// that are not powers of two, 4-D); grid.cpp.
+std::optional<points_plan> make_points_plan(const field& f, const point_set<float>& p,
+                                            std::size_t dims, bool strict);
 
 }  // namespace perlin::detail

@@ -18,6 +18,7 @@
 
 #include "detail/grid_plan.hpp"
 #include "detail/kernel.hpp"
+#include "detail/kernel_registry.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
@@ -700,94 +701,45 @@ void eval_points(const points_plan& pp, std::size_t begin, std::size_t end, floa
   }
 }
 
+static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
+
 const kernels k_kernels = {&fill_rows, &eval_points};
-const kernels* get_kernels() { return &k_kernels; }
+[[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
 
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <atomic>
-#include <string>
+#include <mutex>
 
-#include "perlin/error.hpp"
-#include "perlin/targets.hpp"
-
-namespace perlin {
-namespace detail {
-
-HWY_EXPORT(get_kernels);
+namespace perlin::detail {
 
 namespace {
-
-struct target_entry {
-  std::int64_t bit;
-  std::string name;
-  const kernels* k;
-};
-
-/// The compiled targets this CPU supports, best first (Highway: a lower bit is better).
-const std::vector<target_entry>& registry() {
-  static const std::vector<target_entry> entries = [] {
-    std::vector<target_entry> v;
-    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
-#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
-      v.push_back({t, hwy::TargetName(t), HWY_STATIC_DISPATCH(get_kernels)()});
-#else
-      // Index into Highway's dispatch table, as hwy::ChosenTarget::GetIndex computes it.
-      std::int64_t m = HWY_CHOSEN_TARGET_SHIFT(t);
-      if (m == 0) m = HWY_CHOSEN_TARGET_MASK_SCALAR;
-      const auto index = hwy::Num0BitsBelowLS1Bit_Nonzero64(static_cast<std::uint64_t>(m));
-      const auto fn = HWY_DISPATCH_TABLE(get_kernels)[index];
-      if (fn != nullptr) v.push_back({t, hwy::TargetName(t), fn()});
-#endif
-    }
-    return v;
-  }();
-  return entries;
+std::mutex& registrations_mutex() {
+  static std::mutex m;
+  return m;
 }
-
-/// Index into registry() of the best allowed target; 0 = no cap.
-std::atomic<std::size_t> g_cap{0};
-
+std::vector<registration>& registrations() {
+  static std::vector<registration> r;
+  return r;
+}
 }  // namespace
 
-const kernels& active_kernels() {
-  const auto& r = registry();
-  return *r[std::min(g_cap.load(std::memory_order_relaxed), r.size() - 1)].k;
-}
-
-}  // namespace detail
-
-std::vector<std::string> available_targets() {
-  std::vector<std::string> names;
-  for (const auto& e : detail::registry()) names.push_back(e.name);
-  return names;
-}
-
-std::string active_target() {
-  const auto& r = detail::registry();
-  return r[std::min(detail::g_cap.load(std::memory_order_relaxed), r.size() - 1)].name;
-}
-
-void set_max_target(std::string_view name) {
-  if (name.empty()) {
-    detail::g_cap.store(0);
-    return;
+int register_kernels(std::int64_t target, const kernels* k) noexcept {
+  try {
+    const std::lock_guard lock(registrations_mutex());
+    registrations().push_back({target, k});
+  } catch (...) {
+    // Out of memory at start-up: the target is simply not offered.
   }
-  const auto& r = detail::registry();
-  std::string valid;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    if (r[i].name == name) {
-      detail::g_cap.store(i);
-      return;
-    }
-    valid += (i ? ", " : "") + r[i].name;
-  }
-  detail::throw_invalid("simd", "unknown or unsupported target '" + std::string(name) +
-                                    "' (available here: " + valid + ")");
+  return 0;
 }
 
-}  // namespace perlin
+std::vector<registration> registered_kernels() {
+  const std::lock_guard lock(registrations_mutex());
+  return registrations();
+}
+
+}  // namespace perlin::detail
 #endif  // HWY_ONCE
