@@ -210,12 +210,11 @@ T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 =
   const std::uint32_t a = p[ix.i0], b = p[ix.i1];
   const std::uint32_t aa = p[a + iy.i0], ab = p[a + iy.i1];
   const std::uint32_t ba = p[b + iy.i0], bb = p[b + iy.i1];
-  const auto& g = k_grad3_rows<T>;
   const T fx1 = fx - T(1);
   const T fy1 = fy - T(1);
   if constexpr (D == 2) {
-    const auto dot = [&g](std::uint32_t h, T px, T py) {
-      const auto& r = g[h & 15];
+    const auto dot = [](std::uint32_t h, T px, T py) {
+      const auto& r = k_grad3_rows<T>[h & 15];
       return r[0] * px + r[1] * py;
     };
     return lerp(v, lerp(u, dot(p[aa], fx, fy), dot(p[ba], fx1, fy)),
@@ -225,8 +224,8 @@ T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 =
     const axis_index iz = split_axis(x2, wrap[2], fz);
     const T w = fade(fz);
     const T fz1 = fz - T(1);
-    const auto dot = [&g](std::uint32_t h, T px, T py, T pz) {
-      const auto& r = g[h & 15];
+    const auto dot = [](std::uint32_t h, T px, T py, T pz) {
+      const auto& r = k_grad3_rows<T>[h & 15];
       return r[0] * px + r[1] * py + r[2] * pz;
     };
     return lerp(w,

@@ -559,8 +559,9 @@ HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
       x, hn::Mul(hn::Floor(hn::Mul(x, hn::Set(df, 1.0f / 256.0f))), hn::Set(df, 256.0f)));
   const VF xr = hn::IfThenElse(hn::Ge(hn::Abs(x), big), reduced, x);
   const VF fl = hn::Floor(xr);
-  const VF f = hn::Sub(xr, fl);
-  const VI i = hn::ConvertTo(di, fl);
+  const VF f = hn::Sub(xr, fl);  // NaN for NaN and infinite x: the sample is NaN
+  // NaN lanes convert as 0 (Highway's emulated targets would cast NaN to int, which is UB).
+  const VI i = hn::ConvertTo(di, hn::IfThenElseZero(hn::Eq(fl, fl), fl));
   const VI m = hn::Set(di, static_cast<std::int32_t>(mask));
   lanes_axis a{hn::And(i, m), hn::And(hn::Add(i, hn::Set(di, 1)), m), f, f};
   if (improved || interp == interpolation::quintic) {

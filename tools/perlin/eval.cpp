@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "eval_line.hpp"
 #include "options.hpp"
 #include "perlin/field.hpp"
 
@@ -23,48 +24,6 @@ struct eval_options {
   bool derivatives = false;
   bool use_float = false;
 };
-
-/// Coordinates beyond 2^52 are integers, where the noise says nothing useful; refuse them.
-constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
-
-/// A bad input line: exit status 1.
-struct line_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-/// Parses up to 4 numbers; returns the count or throws line_error.
-int parse_line(const std::string& line, std::size_t number, double* out) {
-  const char* s = line.data();
-  const char* end = s + line.size();
-  int n = 0;
-  while (true) {
-    while (s != end && is_blank(*s)) ++s;
-    if (s == end) break;
-    const char* tok = s;
-    while (s != end && !is_blank(*s)) ++s;
-    const std::string token(tok, s);
-    const char* first = tok;
-    if (first != s && *first == '+') ++first;
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(first, s, v);
-    const std::string where = "line " + std::to_string(number) + ": ";
-    if (ec == std::errc::result_out_of_range) {
-      throw line_error(where + "'" + token + "' is out of range");
-    }
-    if (ec != std::errc() || ptr != s) throw line_error(where + "'" + token + "' is not a number");
-    if (std::isnan(v)) throw line_error(where + "NaN is not a coordinate");
-    if (std::isinf(v)) throw line_error(where + "an infinity is not a coordinate");
-    if (std::abs(v) > k_max_coordinate) {
-      throw line_error(where + "'" + token + "' is out of range (|x| <= 2^52)");
-    }
-    if (n == 4) throw line_error(where + "more than 4 numbers");
-    out[n++] = v;
-  }
-  if (n == 0) throw line_error("line " + std::to_string(number) + ": no numbers");
-  return n;
-}
 
 template <class T>
 void print_values(const T* v, int count, std::string& buf) {

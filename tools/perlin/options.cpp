@@ -36,7 +36,6 @@ void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency) {
   app.add_flag("--decorrelate", o.decorrelate, "Offset each octave so they do not align");
 }
 
-namespace {
 std::vector<std::int64_t> parse_periods(const std::string& text) {
   std::vector<std::int64_t> out;
   std::size_t start = 0;
@@ -57,7 +56,6 @@ std::vector<std::int64_t> parse_periods(const std::string& text) {
   if (out.size() > 4) throw usage_error("--period: at most 4 periods, got " + std::to_string(out.size()));
   return out;
 }
-}  // namespace
 
 std::vector<double> parse_list(const std::string& text, const std::string& option,
                                std::size_t min, std::size_t max) {

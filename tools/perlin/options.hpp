@@ -40,6 +40,10 @@ void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = tr
 [[nodiscard]] std::vector<double> parse_list(const std::string& text, const std::string& option,
                                              std::size_t min, std::size_t max);
 
+/// Parses --period: one integer, or a comma-separated list of 1 to 4; throws usage_error (the
+/// range 1 to 2^31-1 is checked by the library).
+[[nodiscard]] std::vector<std::int64_t> parse_periods(const std::string& text);
+
 /// Builds the field; a perlin::invalid_argument from the library names the bad option.
 [[nodiscard]] perlin::field make_field(const noise_options& o);
 
