@@ -81,6 +81,7 @@ void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   const auto bound = [&](unsigned k) {
     return n / threads * k + n % threads * k / threads;
   };
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
   std::vector<std::exception_ptr> errors(threads);
   const auto chunk = [&](unsigned k) {
     try {
@@ -106,6 +107,14 @@ void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+#else
+  // Without exceptions the kernels cannot fail, and a thread that cannot start aborts.
+  const auto chunk = [&](unsigned k) { fn(bound(k), bound(k + 1)); };
+  std::vector<std::jthread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(chunk, k);
+  chunk(0);
+#endif
 }
 
 void check_grid(const grid& g) {

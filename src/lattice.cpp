@@ -7,12 +7,6 @@
 
 namespace perlin {
 
-namespace detail {
-void throw_invalid(const std::string& parameter, const std::string& what) {
-  throw perlin::invalid_argument(parameter + ": " + what);
-}
-}  // namespace detail
-
 namespace {
 
 // Ken Perlin, "Improving Noise", SIGGRAPH 2002: the permutation of his reference implementation.

@@ -7,7 +7,9 @@
 namespace perlin {
 
 /// A parameter or argument outside its documented domain. The message names the parameter and
-/// the accepted range. Thrown where the value is set, never during evaluation.
+/// the accepted range. Setters throw it where the value is set; calls that take their arguments
+/// at evaluation (eval with a point of a bad size, fill_grid with a bad grid or buffer) throw it
+/// there, before computing anything.
 class invalid_argument : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -18,6 +20,14 @@ class io_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// Builds without exceptions (-fno-exceptions): every error goes through one funnel, which then
+/// calls this handler with the message ("<parameter>: <what is wrong>") and aborts when it
+/// returns. The default handler does nothing (the library never prints). With exceptions the
+/// funnel throws perlin::invalid_argument and the handler is never called.
+using error_handler = void (*)(const char* message);
+/// Sets the handler (nullptr: the default); returns the previous one. Thread safe.
+error_handler set_error_handler(error_handler h) noexcept;
 
 namespace detail {
 /// The single funnel for argument errors, so that every message has the same shape:

@@ -712,34 +712,26 @@ const kernels k_kernels = {&fill_rows, &eval_points};
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <mutex>
+#include <atomic>
 
 namespace perlin::detail {
 
 namespace {
-std::mutex& registrations_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<registration>& registrations() {
-  static std::vector<registration> r;
-  return r;
-}
+// Constant-initialised, so that they exist before any registrar runs; no allocation, no lock.
+constexpr std::size_t k_max_targets = 64;
+registration g_registrations[k_max_targets];
+std::atomic<std::size_t> g_registered{0};
 }  // namespace
 
 int register_kernels(std::int64_t target, const kernels* k) noexcept {
-  try {
-    const std::lock_guard lock(registrations_mutex());
-    registrations().push_back({target, k});
-  } catch (...) {
-    // Out of memory at start-up: the target is simply not offered.
-  }
+  const std::size_t i = g_registered.fetch_add(1);
+  if (i < k_max_targets) g_registrations[i] = {target, k};
   return 0;
 }
 
 std::vector<registration> registered_kernels() {
-  const std::lock_guard lock(registrations_mutex());
-  return registrations();
+  const std::size_t n = std::min(g_registered.load(), k_max_targets);
+  return {g_registrations, g_registrations + n};
 }
 
 }  // namespace perlin::detail
