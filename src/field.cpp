@@ -31,24 +31,4 @@ std::pair<double, double> field::range(std::size_t dims) const {
   }
 }
 
-double improved_bound(std::size_t dims) {
-  switch (dims) {
-    case 1: return 0.5;
-    case 2: return 1.0;
-    case 3: return 1.0364;
-    case 4: return 1.5366;
-    default: detail::throw_invalid("dims", "must be 1 to 4, got " + std::to_string(dims));
-  }
-}
-
-std::string_view to_string(noise_kind k) noexcept {
-  return k == noise_kind::improved ? "improved" : "value";
-}
-
-noise_kind parse_noise_kind(std::string_view name) {
-  if (name == "improved") return noise_kind::improved;
-  if (name == "value") return noise_kind::value;
-  detail::throw_invalid("noise", "unknown kind '" + std::string(name) + "' (valid: improved, value)");
-}
-
 }  // namespace perlin

@@ -226,24 +226,4 @@ template double fractal::eval<value_noise, double>(const value_noise&, std::span
 template float fractal::eval<value_noise, float>(const value_noise&, std::span<const float>,
                                                  std::span<float>) const;
 
-std::string_view to_string(fractal_kind k) noexcept {
-  switch (k) {
-    case fractal_kind::none: return "none";
-    case fractal_kind::fbm: return "fbm";
-    case fractal_kind::turbulence: return "turbulence";
-    case fractal_kind::ridged: return "ridged";
-    case fractal_kind::billow: return "billow";
-  }
-  return "fbm";
-}
-
-fractal_kind parse_fractal_kind(std::string_view name) {
-  for (auto k : {fractal_kind::none, fractal_kind::fbm, fractal_kind::turbulence,
-                 fractal_kind::ridged, fractal_kind::billow}) {
-    if (name == to_string(k)) return k;
-  }
-  detail::throw_invalid("fractal", "unknown kind '" + std::string(name) +
-                                       "' (valid: none, fbm, turbulence, ridged, billow)");
-}
-
 }  // namespace perlin

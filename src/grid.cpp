@@ -10,6 +10,7 @@
 #include <exception>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -273,6 +274,33 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   });
 }
 
+/// value_range of a span, NaN ignored.
+template <class T>
+value_range<T> range_of(const T* v, std::size_t n) {
+  value_range<T> r;
+  for (std::size_t i = 0; i < n; ++i) {
+    r.min = v[i] < r.min ? v[i] : r.min;
+    r.max = v[i] > r.max ? v[i] : r.max;
+  }
+  return r;
+}
+
+/// Collects the ranges of the chunks that threads computed.
+template <class T>
+class range_merger {
+ public:
+  void add(const value_range<T>& r) {
+    const std::lock_guard lock(m_);
+    total_.min = std::min(total_.min, r.min);
+    total_.max = std::max(total_.max, r.max);
+  }
+  [[nodiscard]] value_range<T> get() const { return total_; }
+
+ private:
+  std::mutex m_;
+  value_range<T> total_;
+};
+
 }  // namespace
 
 double grid::coordinate(std::size_t axis, std::size_t i) const noexcept {
@@ -291,13 +319,15 @@ std::size_t grid::size() const {
   return n;
 }
 
-void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_options& o) {
+value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
+                             const bulk_options& o) {
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
   const detail::kernels& k = detail::active_kernels();
   const std::size_t nx = g.count[0];
   const std::size_t rows = n / nx;
+  range_merger<float> range;
   // Bands of columns; `first` keeps each band's coordinates those of the whole grid.
   for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
     grid band = g;
@@ -306,21 +336,32 @@ void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_o
     detail::grid_plan plan = detail::make_grid_plan(f, band, o.strict);
     plan.row_stride = nx;
     parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
-      k.fill_rows(plan, rb, re, out.data() + rb * nx + x0);
+      float* first = out.data() + rb * nx + x0;
+      k.fill_rows(plan, rb, re, first);
+      value_range<float> r;
+      for (std::size_t row = 0; row < re - rb; ++row) {
+        const auto rr = range_of(first + row * nx, band.count[0]);
+        r.min = std::min(r.min, rr.min);
+        r.max = std::max(r.max, rr.max);
+      }
+      range.add(r);
     });
   }
+  return range.get();
 }
 
-void fill_grid(const field& f, const grid& g, std::span<double> out, const bulk_options& o) {
+value_range<double> fill_grid(const field& f, const grid& g, std::span<double> out,
+                              const bulk_options& o) {
   check_grid(g);
   check_out(out, g.size(), "out");
   scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
     out[idx] = f.eval<double>(p);
   });
+  return range_of(out.data(), out.size());
 }
 
-void fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
-                     std::span<float> gradient, const bulk_options& o) {
+value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
+                                   std::span<float> gradient, const bulk_options& o) {
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
@@ -330,6 +371,7 @@ void fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
     out[idx] = static_cast<float>(f.eval<double>(p, std::span<double>(grad, p.size())));
     for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = static_cast<float>(grad[k]);
   });
+  return range_of(out.data(), out.size());
 }
 
 namespace {
@@ -339,7 +381,10 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
   const std::span<const T> axes[4] = {p.x, p.y, p.z, p.w};
   std::size_t dims = 0;
   while (dims < 4 && !axes[dims].empty()) ++dims;
-  if (dims == 0) detail::throw_invalid("points", "need at least the x coordinates");
+  if (dims == 0) {
+    if (n_out == 0) return 0;  // an empty batch
+    detail::throw_invalid("points", "need at least the x coordinates");
+  }
   for (std::size_t k = dims; k < 4; ++k) {
     if (!axes[k].empty()) detail::throw_invalid("points", "coordinate arrays must be leading (x, then y, ...)");
   }
@@ -381,6 +426,7 @@ std::optional<detail::points_plan> detail::make_points_plan(const field& f,
 void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
                  const bulk_options& o) {
   const std::size_t dims = point_dims(p, out.size());
+  if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = thread_count(o.threads, n / 4096 + 1);
   const auto plan = detail::make_points_plan(f, p, dims, o.strict);
@@ -405,6 +451,7 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
 void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
                  const bulk_options& o) {
   const std::size_t dims = point_dims(p, out.size());
+  if (dims == 0) return;
   const double* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
   const std::size_t n = out.size();
   parallel_for(n, thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {

@@ -26,59 +26,45 @@ T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
 }  // namespace
 
 // ---- improved noise ----
-double improved_noise::noise1d(double x) const noexcept { return improved_at<1>(lattice_, &x, static_cast<double*>(nullptr)); }
-double improved_noise::noise2d(double x, double y) const noexcept {
-  return detail::improved_fast<2>(lattice_.perm().data(), lattice_.wraps().data(), x, y);
-}
-double improved_noise::noise3d(double x, double y, double z) const noexcept {
-  return detail::improved_fast<3>(lattice_.perm().data(), lattice_.wraps().data(), x, y, z);
-}
-double improved_noise::noise4d(double x, double y, double z, double w) const noexcept {
-  const double p[4] = {x, y, z, w};
-  return improved_at<4>(lattice_, p, static_cast<double*>(nullptr));
-}
-float improved_noise::noise1d(float x) const noexcept { return improved_at<1>(lattice_, &x, static_cast<float*>(nullptr)); }
-float improved_noise::noise2d(float x, float y) const noexcept {
-  return detail::improved_fast<2>(lattice_.perm().data(), lattice_.wraps().data(), x, y);
-}
-float improved_noise::noise3d(float x, float y, float z) const noexcept {
-  return detail::improved_fast<3>(lattice_.perm().data(), lattice_.wraps().data(), x, y, z);
-}
-float improved_noise::noise4d(float x, float y, float z, float w) const noexcept {
-  const float p[4] = {x, y, z, w};
-  return improved_at<4>(lattice_, p, static_cast<float*>(nullptr));
+// Every single-call overload is one line over these: the coordinates go into an array (2-D and
+// 3-D values take the written-out path with the same bits), the gradient is filled when asked.
+
+template <class T, class... C>
+T improved_value(const lattice& l, C... c) noexcept {
+  constexpr int D = sizeof...(C);
+  if constexpr (D == 2 || D == 3) {
+    return detail::improved_fast<D>(l.perm().data(), l.wraps().data(), c...);
+  } else {
+    const T p[D] = {c...};
+    return improved_at<D>(l, p, static_cast<T*>(nullptr));
+  }
 }
 
-with_gradient<double, 1> improved_noise::noise1d_deriv(double x) const noexcept {
-  with_gradient<double, 1> r{};
-  r.value = improved_at<1>(lattice_, &x, r.gradient.data());
+template <class T, class... C>
+with_gradient<T, sizeof...(C)> improved_gradient(const lattice& l, C... c) noexcept {
+  const T p[sizeof...(C)] = {c...};
+  with_gradient<T, sizeof...(C)> r{};
+  r.value = improved_at<sizeof...(C)>(l, p, r.gradient.data());
   return r;
 }
-with_gradient<double, 2> improved_noise::noise2d_deriv(double x, double y) const noexcept {
-  const double p[2] = {x, y};
-  with_gradient<double, 2> r{};
-  r.value = improved_at<2>(lattice_, p, r.gradient.data());
-  return r;
-}
-with_gradient<double, 3> improved_noise::noise3d_deriv(double x, double y, double z) const noexcept {
-  const double p[3] = {x, y, z};
-  with_gradient<double, 3> r{};
-  r.value = improved_at<3>(lattice_, p, r.gradient.data());
-  return r;
-}
-with_gradient<double, 4> improved_noise::noise4d_deriv(double x, double y, double z,
-                                                       double w) const noexcept {
-  const double p[4] = {x, y, z, w};
-  with_gradient<double, 4> r{};
-  r.value = improved_at<4>(lattice_, p, r.gradient.data());
-  return r;
-}
-with_gradient<float, 3> improved_noise::noise3d_deriv(float x, float y, float z) const noexcept {
-  const float p[3] = {x, y, z};
-  with_gradient<float, 3> r{};
-  r.value = improved_at<3>(lattice_, p, r.gradient.data());
-  return r;
-}
+
+double improved_noise::noise1d(double x) const noexcept { return improved_value<double>(lattice_, x); }
+double improved_noise::noise2d(double x, double y) const noexcept { return improved_value<double>(lattice_, x, y); }
+double improved_noise::noise3d(double x, double y, double z) const noexcept { return improved_value<double>(lattice_, x, y, z); }
+double improved_noise::noise4d(double x, double y, double z, double w) const noexcept { return improved_value<double>(lattice_, x, y, z, w); }
+float improved_noise::noise1d(float x) const noexcept { return improved_value<float>(lattice_, x); }
+float improved_noise::noise2d(float x, float y) const noexcept { return improved_value<float>(lattice_, x, y); }
+float improved_noise::noise3d(float x, float y, float z) const noexcept { return improved_value<float>(lattice_, x, y, z); }
+float improved_noise::noise4d(float x, float y, float z, float w) const noexcept { return improved_value<float>(lattice_, x, y, z, w); }
+
+with_gradient<double, 1> improved_noise::noise1d_deriv(double x) const noexcept { return improved_gradient<double>(lattice_, x); }
+with_gradient<double, 2> improved_noise::noise2d_deriv(double x, double y) const noexcept { return improved_gradient<double>(lattice_, x, y); }
+with_gradient<double, 3> improved_noise::noise3d_deriv(double x, double y, double z) const noexcept { return improved_gradient<double>(lattice_, x, y, z); }
+with_gradient<double, 4> improved_noise::noise4d_deriv(double x, double y, double z, double w) const noexcept { return improved_gradient<double>(lattice_, x, y, z, w); }
+with_gradient<float, 1> improved_noise::noise1d_deriv(float x) const noexcept { return improved_gradient<float>(lattice_, x); }
+with_gradient<float, 2> improved_noise::noise2d_deriv(float x, float y) const noexcept { return improved_gradient<float>(lattice_, x, y); }
+with_gradient<float, 3> improved_noise::noise3d_deriv(float x, float y, float z) const noexcept { return improved_gradient<float>(lattice_, x, y, z); }
+with_gradient<float, 4> improved_noise::noise4d_deriv(float x, float y, float z, float w) const noexcept { return improved_gradient<float>(lattice_, x, y, z, w); }
 
 double improved_noise::eval(std::span<const double> p, std::span<double> gradient) const {
   return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {
@@ -92,39 +78,39 @@ float improved_noise::eval(std::span<const float> p, std::span<float> gradient) 
 }
 
 // ---- value noise ----
-double value_noise::noise1d(double x) const noexcept { return value_at<1>(lattice_, interp_, &x, static_cast<double*>(nullptr)); }
-double value_noise::noise2d(double x, double y) const noexcept {
-  const double p[2] = {x, y};
-  return value_at<2>(lattice_, interp_, p, static_cast<double*>(nullptr));
+
+template <class T, class... C>
+T value_value(const lattice& l, interpolation i, C... c) noexcept {
+  const T p[sizeof...(C)] = {c...};
+  return value_at<sizeof...(C)>(l, i, p, static_cast<T*>(nullptr));
 }
-double value_noise::noise3d(double x, double y, double z) const noexcept {
-  const double p[3] = {x, y, z};
-  return value_at<3>(lattice_, interp_, p, static_cast<double*>(nullptr));
-}
-double value_noise::noise4d(double x, double y, double z, double w) const noexcept {
-  const double p[4] = {x, y, z, w};
-  return value_at<4>(lattice_, interp_, p, static_cast<double*>(nullptr));
-}
-float value_noise::noise2d(float x, float y) const noexcept {
-  const float p[2] = {x, y};
-  return value_at<2>(lattice_, interp_, p, static_cast<float*>(nullptr));
-}
-float value_noise::noise3d(float x, float y, float z) const noexcept {
-  const float p[3] = {x, y, z};
-  return value_at<3>(lattice_, interp_, p, static_cast<float*>(nullptr));
-}
-with_gradient<double, 2> value_noise::noise2d_deriv(double x, double y) const noexcept {
-  const double p[2] = {x, y};
-  with_gradient<double, 2> r{};
-  r.value = value_at<2>(lattice_, interp_, p, r.gradient.data());
+
+template <class T, class... C>
+with_gradient<T, sizeof...(C)> value_gradient(const lattice& l, interpolation i, C... c) noexcept {
+  const T p[sizeof...(C)] = {c...};
+  with_gradient<T, sizeof...(C)> r{};
+  r.value = value_at<sizeof...(C)>(l, i, p, r.gradient.data());
   return r;
 }
-with_gradient<double, 3> value_noise::noise3d_deriv(double x, double y, double z) const noexcept {
-  const double p[3] = {x, y, z};
-  with_gradient<double, 3> r{};
-  r.value = value_at<3>(lattice_, interp_, p, r.gradient.data());
-  return r;
-}
+
+double value_noise::noise1d(double x) const noexcept { return value_value<double>(lattice_, interp_, x); }
+double value_noise::noise2d(double x, double y) const noexcept { return value_value<double>(lattice_, interp_, x, y); }
+double value_noise::noise3d(double x, double y, double z) const noexcept { return value_value<double>(lattice_, interp_, x, y, z); }
+double value_noise::noise4d(double x, double y, double z, double w) const noexcept { return value_value<double>(lattice_, interp_, x, y, z, w); }
+float value_noise::noise1d(float x) const noexcept { return value_value<float>(lattice_, interp_, x); }
+float value_noise::noise2d(float x, float y) const noexcept { return value_value<float>(lattice_, interp_, x, y); }
+float value_noise::noise3d(float x, float y, float z) const noexcept { return value_value<float>(lattice_, interp_, x, y, z); }
+float value_noise::noise4d(float x, float y, float z, float w) const noexcept { return value_value<float>(lattice_, interp_, x, y, z, w); }
+
+with_gradient<double, 1> value_noise::noise1d_deriv(double x) const noexcept { return value_gradient<double>(lattice_, interp_, x); }
+with_gradient<double, 2> value_noise::noise2d_deriv(double x, double y) const noexcept { return value_gradient<double>(lattice_, interp_, x, y); }
+with_gradient<double, 3> value_noise::noise3d_deriv(double x, double y, double z) const noexcept { return value_gradient<double>(lattice_, interp_, x, y, z); }
+with_gradient<double, 4> value_noise::noise4d_deriv(double x, double y, double z, double w) const noexcept { return value_gradient<double>(lattice_, interp_, x, y, z, w); }
+with_gradient<float, 1> value_noise::noise1d_deriv(float x) const noexcept { return value_gradient<float>(lattice_, interp_, x); }
+with_gradient<float, 2> value_noise::noise2d_deriv(float x, float y) const noexcept { return value_gradient<float>(lattice_, interp_, x, y); }
+with_gradient<float, 3> value_noise::noise3d_deriv(float x, float y, float z) const noexcept { return value_gradient<float>(lattice_, interp_, x, y, z); }
+with_gradient<float, 4> value_noise::noise4d_deriv(float x, float y, float z, float w) const noexcept { return value_gradient<float>(lattice_, interp_, x, y, z, w); }
+
 double value_noise::eval(std::span<const double> p, std::span<double> gradient) const {
   return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {
     return value_at<D>(lattice_, interp_, x, g);
@@ -134,25 +120,6 @@ float value_noise::eval(std::span<const float> p, std::span<float> gradient) con
   return detail::dispatch_dims(p, gradient, [this]<int D>(const float* x, float* g) {
     return value_at<D>(lattice_, interp_, x, g);
   });
-}
-
-std::string_view to_string(interpolation i) noexcept {
-  switch (i) {
-    case interpolation::linear: return "linear";
-    case interpolation::cosine: return "cosine";
-    case interpolation::cubic: return "cubic";
-    case interpolation::quintic: return "quintic";
-  }
-  return "quintic";
-}
-
-interpolation parse_interpolation(std::string_view name) {
-  for (auto i : {interpolation::linear, interpolation::cosine, interpolation::cubic,
-                 interpolation::quintic}) {
-    if (name == to_string(i)) return i;
-  }
-  detail::throw_invalid("interpolation", "unknown name '" + std::string(name) +
-                                             "' (valid: linear, cosine, cubic, quintic)");
 }
 
 }  // namespace perlin

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <span>
+#include <type_traits>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -16,6 +18,8 @@ enum class noise_kind { improved, value };
 [[nodiscard]] std::string_view to_string(noise_kind k) noexcept;
 /// Parses "improved" or "value"; throws perlin::invalid_argument.
 [[nodiscard]] noise_kind parse_noise_kind(std::string_view name);
+/// Every name, in declaration order.
+[[nodiscard]] std::vector<std::string> noise_kind_names();
 
 /// A base noise and a fractal over it: what the CLI, the grid API and the renderer evaluate.
 /// The default is Ken Perlin's improved noise, unchanged (fractal_kind::none, frequency 1), whose
@@ -41,6 +45,20 @@ class field {
   /// empty. Throws perlin::invalid_argument for a point of another size.
   template <class T>
   [[nodiscard]] T eval(std::span<const T> p, std::span<T> gradient = {}) const;
+  /// The same without template arguments: f.eval(p) for a double or float point.
+  [[nodiscard]] double eval(std::span<const double> p, std::span<double> gradient = {}) const {
+    return eval<double>(p, gradient);
+  }
+  [[nodiscard]] float eval(std::span<const float> p, std::span<float> gradient = {}) const {
+    return eval<float>(p, gradient);
+  }
+  /// The field at one point of 1 to 4 coordinates of any arithmetic type, on the double path.
+  template <class... C>
+    requires(sizeof...(C) >= 1 && sizeof...(C) <= 4 && (std::is_arithmetic_v<C> && ...))
+  [[nodiscard]] double operator()(C... c) const {
+    const double p[] = {static_cast<double>(c)...};
+    return eval<double>(std::span<const double>(p, sizeof...(C)));
+  }
 
   /// Documented bounds of the field for points of `dims` coordinates: every value lies in
   /// [lo, hi] (docs/ranges.md). Used to map values to pixels without looking at the image.

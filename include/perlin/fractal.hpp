@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "perlin/improved_noise.hpp"
 #include "perlin/value_noise.hpp"
@@ -24,6 +26,8 @@ enum class fractal_kind {
 [[nodiscard]] std::string_view to_string(fractal_kind k) noexcept;
 /// Parses "none", "fbm", "turbulence", "ridged", "billow"; throws perlin::invalid_argument.
 [[nodiscard]] fractal_kind parse_fractal_kind(std::string_view name);
+/// Every name, in declaration order.
+[[nodiscard]] std::vector<std::string> fractal_kind_names();
 
 /// Most octaves a fractal accepts: with lacunarity 2, octave 31 already samples at 2^31 times
 /// the base frequency.
@@ -106,7 +110,7 @@ class fractal {
 
   /// A bound B such that |fractal(x)| <= B (or, for turbulence and ridged, 0 <= value <= B) for
   /// every point, given a bound `base` on |noise|. For billow the value lies in
-  /// [-sum a_i, (2 base - 1) sum a_i]. Divided by sum a_i when normalising.
+  /// [-sum a_i, max(1, 2 base - 1) sum a_i]. Divided by sum a_i when normalising.
   [[nodiscard]] double bound(double base) const noexcept;
   /// sum_{i < active_octaves} persistence^i, accumulated as the evaluation does.
   [[nodiscard]] double amplitude_sum() const noexcept;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "perlin/field.hpp"
@@ -20,11 +21,17 @@ namespace perlin {
 /// `first` makes tiles exact: the grid with first = (a, b) and counts (w, h) is, value for value,
 /// the region [a, a+w) x [b, b+h) of the grid with first = (0, 0) and the same origin and step.
 /// (Moving `origin` by a*step instead would round differently in the last bits.)
+///
+/// The default step is 1/64 (64 samples across a lattice cell), not 1: a step of 1 samples only
+/// lattice points, where improved noise is 0 everywhere. The factories line(), plane() and
+/// volume() set dims and counts together.
 struct grid {
+  static constexpr double k_default_step = 1.0 / 64;
+
   std::size_t dims = 2;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::array<double, 4> origin{0, 0, 0, 0};
-  std::array<double, 4> step{1, 1, 1, 1};
+  std::array<double, 4> step{k_default_step, k_default_step, k_default_step, k_default_step};
   /// Index of the first sample along each axis; |first + count| must stay below 2^53.
   std::array<std::int64_t, 4> first{0, 0, 0, 0};
 
@@ -35,6 +42,46 @@ struct grid {
   /// The number of samples, the product of the counts. Throws perlin::invalid_argument when a
   /// count is 0, dims is not 1 to 4, or the product overflows std::size_t.
   [[nodiscard]] std::size_t size() const;
+
+  /// A 1-D grid of n samples from x0 with the given step.
+  [[nodiscard]] static grid line(std::size_t n, double step = k_default_step, double x0 = 0) {
+    grid g;
+    g.dims = 1;
+    g.count = {n, 1, 1, 1};
+    g.step[0] = step;
+    g.origin[0] = x0;
+    return g;
+  }
+  /// A 2-D grid of w x h samples (x fastest) from (x0, y0), the same step on both axes.
+  [[nodiscard]] static grid plane(std::size_t w, std::size_t h, double step = k_default_step,
+                                  double x0 = 0, double y0 = 0) {
+    grid g;
+    g.dims = 2;
+    g.count = {w, h, 1, 1};
+    g.step = {step, step, step, step};
+    g.origin = {x0, y0, 0, 0};
+    return g;
+  }
+  /// A 3-D grid of w x h x d samples from (x0, y0, z0), the same step on every axis.
+  [[nodiscard]] static grid volume(std::size_t w, std::size_t h, std::size_t d,
+                                   double step = k_default_step, double x0 = 0, double y0 = 0,
+                                   double z0 = 0) {
+    grid g;
+    g.dims = 3;
+    g.count = {w, h, d, 1};
+    g.step = {step, step, step, step};
+    g.origin = {x0, y0, z0, 0};
+    return g;
+  }
+};
+
+/// The smallest and largest value a bulk call wrote, found while writing (no second pass over
+/// memory by the caller). NaN samples are ignored; if every sample is NaN, min is +infinity and
+/// max is -infinity.
+template <class T>
+struct value_range {
+  T min = std::numeric_limits<T>::infinity();
+  T max = -std::numeric_limits<T>::infinity();
 };
 
 /// Options of the bulk calls.
@@ -54,17 +101,20 @@ struct bulk_options {
 /// below 2^20 in magnitude (tests/grid_test.cpp holds it to that). SIMD kernels cover improved and
 /// value noise in 1 to 4 dimensions with every fractal, seed and period.
 /// Throws perlin::invalid_argument for a bad grid, a size mismatch or a non-finite origin or step.
-void fill_grid(const field& f, const grid& g, std::span<float> out, const bulk_options& o = {});
+/// Returns the smallest and largest value written.
+value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
+                             const bulk_options& o = {});
 
 /// The double version: the scalar reference path at every sample (bit for bit the single calls),
 /// on every core.
-void fill_grid(const field& f, const grid& g, std::span<double> out, const bulk_options& o = {});
+value_range<double> fill_grid(const field& f, const grid& g, std::span<double> out,
+                              const bulk_options& o = {});
 
 /// Values and analytic gradients: `gradient` holds g.dims * g.size() floats, planar (the
 /// derivative along axis k of sample n is gradient[k * g.size() + n]). Computed by the scalar
 /// double path and rounded to float (within one float rounding of exact), on every core.
-void fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
-                     std::span<float> gradient, const bulk_options& o = {});
+value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
+                                   std::span<float> gradient, const bulk_options& o = {});
 
 /// A batch of points, one array per coordinate; the dimension is the number of leading non-empty
 /// arrays (x alone is 1-D, x and y 2-D, ...). All arrays have the same length.
@@ -75,7 +125,8 @@ struct point_set {
 
 /// Evaluates the field at every point into `out` (as long as the arrays).
 /// Float: SIMD gathers for improved and value noise in 1 to 3 dimensions without a period or
-/// with power-of-two periods; the scalar float path otherwise. Within 2e-6 absolute (times the
+/// with power-of-two periods; otherwise the double scalar path, rounded to float. An empty batch
+/// (every array empty) is valid and does nothing. Within 2e-6 absolute (times the
 /// sum of amplitudes) of the double path at the same coordinates, for |coordinates| < 2^20.
 /// Double: the scalar reference path, bit for bit the single calls.
 void eval_points(const field& f, const point_set<float>& p, std::span<float> out,

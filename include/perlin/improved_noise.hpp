@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "perlin/coordinates.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin {
@@ -26,9 +27,11 @@ struct with_gradient {
 /// - The lattice index is floor(x) in 64-bit integers: any coordinate up to 2^52 in magnitude is
 ///   valid; larger finite ones are integers, where the noise is 0. A NaN or infinite coordinate
 ///   gives NaN.
-/// - Range (docs/ranges.md): 1-D [-0.5, 0.5]; 3-D with Ken Perlin's table about
-///   [-1.0266, +1.0364]; every dimension lies within [-1.04, 1.04] for any seed, see
-///   perlin::noise_bound.
+/// - Range (docs/ranges.md): 1-D [-0.5, 0.5], 2-D [-1, 1], 3-D [-1.0364, 1.0364] (with Ken
+///   Perlin's table about [-1.0266, +1.0364]), 4-D [-1.5366, 1.5366], for any seed: see
+///   perlin::improved_bound.
+/// - Integer or mixed coordinates (noise2d(i, j)) take the double path. Integer points are on the
+///   lattice, where improved noise is 0: scale pixel indices by a frequency (say 1/64) first.
 /// Evaluation is const and thread safe; the object is a small value (about 600 bytes).
 class improved_noise {
  public:
@@ -57,7 +60,25 @@ class improved_noise {
   [[nodiscard]] with_gradient<double, 3> noise3d_deriv(double x, double y, double z) const noexcept;
   [[nodiscard]] with_gradient<double, 4> noise4d_deriv(double x, double y, double z,
                                                        double w) const noexcept;
+  [[nodiscard]] with_gradient<float, 1> noise1d_deriv(float x) const noexcept;
+  [[nodiscard]] with_gradient<float, 2> noise2d_deriv(float x, float y) const noexcept;
   [[nodiscard]] with_gradient<float, 3> noise3d_deriv(float x, float y, float z) const noexcept;
+  [[nodiscard]] with_gradient<float, 4> noise4d_deriv(float x, float y, float z,
+                                                      float w) const noexcept;
+
+  /// Integer and mixed coordinates: the double path.
+  template <class X> requires other_coordinates<X>
+  [[nodiscard]] double noise1d(X x) const noexcept { return noise1d(double(x)); }
+  template <class X, class Y> requires other_coordinates<X, Y>
+  [[nodiscard]] double noise2d(X x, Y y) const noexcept { return noise2d(double(x), double(y)); }
+  template <class X, class Y, class Z> requires other_coordinates<X, Y, Z>
+  [[nodiscard]] double noise3d(X x, Y y, Z z) const noexcept {
+    return noise3d(double(x), double(y), double(z));
+  }
+  template <class X, class Y, class Z, class W> requires other_coordinates<X, Y, Z, W>
+  [[nodiscard]] double noise4d(X x, Y y, Z z, W w) const noexcept {
+    return noise4d(double(x), double(y), double(z), double(w));
+  }
 
   /// Any dimension from the size of `p` (1 to 4); `gradient`, when not empty, receives the
   /// p.size() partial derivatives. Throws perlin::invalid_argument for other sizes.

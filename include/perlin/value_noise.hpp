@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "perlin/improved_noise.hpp"
 #include "perlin/lattice.hpp"
@@ -22,6 +24,8 @@ enum class interpolation {
 [[nodiscard]] std::string_view to_string(interpolation i) noexcept;
 /// Parses a name; throws perlin::invalid_argument listing the valid names.
 [[nodiscard]] interpolation parse_interpolation(std::string_view name);
+/// Every name, in declaration order.
+[[nodiscard]] std::vector<std::string> interpolation_names();
 
 /// Value noise. The value at lattice point (i, j, k[, l]) is h / 127.5 - 1, where h is the same
 /// hash byte that improved noise uses to pick its gradient (p[p[p[i]+j]+k], one level deeper in
@@ -49,13 +53,37 @@ class value_noise {
   [[nodiscard]] double noise2d(double x, double y) const noexcept;
   [[nodiscard]] double noise3d(double x, double y, double z) const noexcept;
   [[nodiscard]] double noise4d(double x, double y, double z, double w) const noexcept;
+  [[nodiscard]] float noise1d(float x) const noexcept;
   [[nodiscard]] float noise2d(float x, float y) const noexcept;
   [[nodiscard]] float noise3d(float x, float y, float z) const noexcept;
+  [[nodiscard]] float noise4d(float x, float y, float z, float w) const noexcept;
 
   /// Value and analytic gradient (for linear interpolation, the one-sided gradient of the cell
   /// that contains the point).
+  [[nodiscard]] with_gradient<double, 1> noise1d_deriv(double x) const noexcept;
   [[nodiscard]] with_gradient<double, 2> noise2d_deriv(double x, double y) const noexcept;
   [[nodiscard]] with_gradient<double, 3> noise3d_deriv(double x, double y, double z) const noexcept;
+  [[nodiscard]] with_gradient<double, 4> noise4d_deriv(double x, double y, double z,
+                                                       double w) const noexcept;
+  [[nodiscard]] with_gradient<float, 1> noise1d_deriv(float x) const noexcept;
+  [[nodiscard]] with_gradient<float, 2> noise2d_deriv(float x, float y) const noexcept;
+  [[nodiscard]] with_gradient<float, 3> noise3d_deriv(float x, float y, float z) const noexcept;
+  [[nodiscard]] with_gradient<float, 4> noise4d_deriv(float x, float y, float z,
+                                                      float w) const noexcept;
+
+  /// Integer and mixed coordinates: the double path.
+  template <class X> requires other_coordinates<X>
+  [[nodiscard]] double noise1d(X x) const noexcept { return noise1d(double(x)); }
+  template <class X, class Y> requires other_coordinates<X, Y>
+  [[nodiscard]] double noise2d(X x, Y y) const noexcept { return noise2d(double(x), double(y)); }
+  template <class X, class Y, class Z> requires other_coordinates<X, Y, Z>
+  [[nodiscard]] double noise3d(X x, Y y, Z z) const noexcept {
+    return noise3d(double(x), double(y), double(z));
+  }
+  template <class X, class Y, class Z, class W> requires other_coordinates<X, Y, Z, W>
+  [[nodiscard]] double noise4d(X x, Y y, Z z, W w) const noexcept {
+    return noise4d(double(x), double(y), double(z), double(w));
+  }
 
   /// Any dimension from the size of `p` (1 to 4), as improved_noise::eval.
   [[nodiscard]] double eval(std::span<const double> p, std::span<double> gradient = {}) const;

@@ -1,0 +1,77 @@
+// The names of the library's enums: one table per enum, and one parser that lists the valid
+// names in its message. The CLI's valid lists come from the same tables.
+#include <array>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "perlin/error.hpp"
+#include "perlin/field.hpp"
+
+namespace perlin {
+
+namespace {
+
+template <class E, std::size_t N>
+using table = std::array<std::pair<E, std::string_view>, N>;
+
+constexpr table<interpolation, 4> k_interpolations = {{{interpolation::linear, "linear"},
+                                                       {interpolation::cosine, "cosine"},
+                                                       {interpolation::cubic, "cubic"},
+                                                       {interpolation::quintic, "quintic"}}};
+constexpr table<fractal_kind, 5> k_fractal_kinds = {{{fractal_kind::none, "none"},
+                                                     {fractal_kind::fbm, "fbm"},
+                                                     {fractal_kind::turbulence, "turbulence"},
+                                                     {fractal_kind::ridged, "ridged"},
+                                                     {fractal_kind::billow, "billow"}}};
+constexpr table<noise_kind, 2> k_noise_kinds = {{{noise_kind::improved, "improved"},
+                                                 {noise_kind::value, "value"}}};
+
+template <class E, std::size_t N>
+std::string_view name_of(const table<E, N>& t, E e) noexcept {
+  for (const auto& [value, name] : t) {
+    if (value == e) return name;
+  }
+  return "?";
+}
+
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const table<E, N>& t) {
+  std::vector<std::string> out;
+  for (const auto& entry : t) out.emplace_back(entry.second);
+  return out;
+}
+
+template <class E, std::size_t N>
+E parse(const table<E, N>& t, std::string_view name, const char* parameter, const char* noun) {
+  std::string valid;
+  for (const auto& [value, n] : t) {
+    if (n == name) return value;
+    valid += (valid.empty() ? "" : ", ") + std::string(n);
+  }
+  detail::throw_invalid(parameter, "unknown " + std::string(noun) + " '" + std::string(name) +
+                                       "' (valid: " + valid + ")");
+}
+
+}  // namespace
+
+std::string_view to_string(interpolation i) noexcept { return name_of(k_interpolations, i); }
+std::string_view to_string(fractal_kind k) noexcept { return name_of(k_fractal_kinds, k); }
+std::string_view to_string(noise_kind k) noexcept { return name_of(k_noise_kinds, k); }
+
+interpolation parse_interpolation(std::string_view name) {
+  return parse(k_interpolations, name, "interpolation", "name");
+}
+fractal_kind parse_fractal_kind(std::string_view name) {
+  return parse(k_fractal_kinds, name, "fractal", "kind");
+}
+noise_kind parse_noise_kind(std::string_view name) {
+  return parse(k_noise_kinds, name, "noise", "kind");
+}
+
+std::vector<std::string> interpolation_names() { return names_of(k_interpolations); }
+std::vector<std::string> fractal_kind_names() { return names_of(k_fractal_kinds); }
+std::vector<std::string> noise_kind_names() { return names_of(k_noise_kinds); }
+
+}  // namespace perlin
