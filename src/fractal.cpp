@@ -10,6 +10,7 @@
 
 #include "detail/dims.hpp"
 #include "detail/kernel.hpp"
+#include "detail/octaves.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -24,23 +25,23 @@ T sign_of(T v) noexcept {
 template <int D, class T, class Base>
 T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* grad) noexcept {
   const std::uint8_t* perm = l.perm().data();
-  std::array<axis_wrap, k_max_dims> wraps = l.wraps();
-  const double lac = f.lacunarity();
-  const std::uint64_t lac_int = detail::integral_lacunarity(lac);
   const int octaves = f.active_octaves();
 
   T total = 0;
-  T amp = 1;
-  T freq = static_cast<T>(f.frequency());
   T weight = 1;               // ridged: weight of the next octave
   T dweight[D] = {};          // ridged: its gradient
   if (grad != nullptr) std::fill(grad, grad + D, T(0));
 
-  for (int i = 0; i < octaves; ++i) {
+  // The octaves' frequencies and amplitudes come from the one recurrence (in double), rounded
+  // to T for the float path.
+  for (detail::octave_walk o(f, l); o.index < octaves; o.next()) {
+    const T freq = static_cast<T>(o.freq);
+    const T amp = static_cast<T>(o.amp);
+    const auto& wraps = o.wraps;
     T q[D];
     for (int k = 0; k < D; ++k) {
       q[k] = x[k] * freq;
-      if (f.decorrelate()) q[k] = q[k] + static_cast<T>(i * detail::k_decorrelate_offsets[k]);
+      if (o.decorrelated()) q[k] = q[k] + static_cast<T>(o.offset(static_cast<std::size_t>(k)));
     }
     T dn[D];
     const T n = base(perm, wraps.data(), q, grad != nullptr ? dn : nullptr);
@@ -80,9 +81,6 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
     if (grad != nullptr) {
       for (int k = 0; k < D; ++k) grad[k] += ds[k] * amp;
     }
-    amp *= static_cast<T>(f.persistence());
-    freq *= static_cast<T>(lac);
-    detail::scale_periods(wraps, lac_int);
   }
   if (f.normalize()) {
     const T sum = static_cast<T>(f.amplitude_sum());

@@ -19,6 +19,7 @@
 
 #include "detail/grid_plan.hpp"
 #include "detail/kernel.hpp"
+#include "detail/octaves.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -139,7 +140,8 @@ void check_out(std::span<T> out, std::size_t n, const char* name) {
   }
 }
 
-/// Per-octave frequency, amplitude, offsets and periods, accumulated as the scalar fractal does.
+/// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
+/// (detail::octave_walk).
 struct octave_params {
   double freq;
   double amp;
@@ -148,25 +150,12 @@ struct octave_params {
 };
 
 std::vector<octave_params> octave_list(const field& f) {
-  const fractal& fr = f.fractal();
   std::vector<octave_params> out;
-  double freq = fr.frequency();
-  double amp = 1;
-  auto wraps = f.lattice().wraps();
-  const std::uint64_t lac_int = detail::integral_lacunarity(fr.lacunarity());
-  for (int i = 0; i < fr.active_octaves(); ++i) {
-    octave_params o{freq, amp, {}, wraps};
-    if (fr.decorrelate()) {
-      for (std::size_t k = 0; k < 4; ++k) o.offset[k] = i * detail::k_decorrelate_offsets[k];
-    }
-    out.push_back(o);
-    amp *= fr.persistence();
-    freq *= fr.lacunarity();
-    detail::scale_periods(wraps, lac_int);
+  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves(); o.next()) {
+    out.push_back({o.freq, o.amp, {o.offset(0), o.offset(1), o.offset(2), o.offset(3)}, o.wraps});
   }
   return out;
 }
-
 
 template <class Plan>
 void fill_common(Plan& plan, const field& f, bool strict) {
@@ -304,7 +293,9 @@ class range_merger {
 }  // namespace
 
 double grid::coordinate(std::size_t axis, std::size_t i) const noexcept {
-  return origin[axis] + static_cast<double>(first[axis] + static_cast<std::int64_t>(i)) * step[axis];
+  // first + i in double: exact (so the same as in integers) wherever the grid is valid (below
+  // 2^53), and no signed overflow for a grid that was never validated.
+  return origin[axis] + (static_cast<double>(first[axis]) + static_cast<double>(i)) * step[axis];
 }
 
 std::size_t grid::size() const {
@@ -328,23 +319,50 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
   const std::size_t nx = g.count[0];
   const std::size_t rows = n / nx;
   range_merger<float> range;
-  // Bands of columns; `first` keeps each band's coordinates those of the whole grid.
-  for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
+  // Fills the band of columns [x0, x0 + width) of rows [rb, re).
+  const auto fill_band = [&](const detail::grid_plan& plan, std::size_t x0, std::size_t width,
+                             std::size_t rb, std::size_t re) {
+    float* first = out.data() + rb * nx + x0;
+    k.fill_rows(plan, rb, re, first);
+    value_range<float> r;
+    for (std::size_t row = 0; row < re - rb; ++row) {
+      const auto rr = range_of(first + row * nx, width);
+      r.min = std::min(r.min, rr.min);
+      r.max = std::max(r.max, rr.max);
+    }
+    range.add(r);
+  };
+  // `first` keeps each band's coordinates those of the whole grid, so bands never change a value.
+  const auto band_grid = [&](std::size_t x0, std::size_t width) {
     grid band = g;
-    band.count[0] = std::min(k_band_columns, nx - x0);
+    band.count[0] = width;
     band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
-    detail::grid_plan plan = detail::make_grid_plan(f, band, o.strict);
-    plan.row_stride = nx;
-    parallel_for(rows, thread_count(o.threads, rows), [&](std::size_t rb, std::size_t re) {
-      float* first = out.data() + rb * nx + x0;
-      k.fill_rows(plan, rb, re, first);
-      value_range<float> r;
-      for (std::size_t row = 0; row < re - rb; ++row) {
-        const auto rr = range_of(first + row * nx, band.count[0]);
-        r.min = std::min(r.min, rr.min);
-        r.max = std::max(r.max, rr.max);
+    return band;
+  };
+  const unsigned threads = thread_count(o.threads, std::max<std::size_t>(rows, nx / 64));
+  if (rows >= threads) {
+    // Bands of columns one after the other (bounded tables), each band's rows over the threads.
+    for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
+      const std::size_t width = std::min(k_band_columns, nx - x0);
+      detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, width), o.strict);
+      plan.row_stride = nx;
+      parallel_for(rows, threads, [&](std::size_t rb, std::size_t re) {
+        fill_band(plan, x0, width, rb, re);
+      });
+    }
+  } else {
+    // Fewer rows than threads (a 1-D signal, a few long rows): the threads take bands of
+    // columns instead, each with its own plan.
+    const std::size_t width = std::min(k_band_columns, (nx + threads - 1) / threads);
+    const std::size_t bands = (nx + width - 1) / width;
+    parallel_for(bands, threads, [&](std::size_t bb, std::size_t be) {
+      for (std::size_t b = bb; b < be; ++b) {
+        const std::size_t x0 = b * width;
+        const std::size_t w = std::min(width, nx - x0);
+        detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, w), o.strict);
+        plan.row_stride = nx;
+        fill_band(plan, x0, w, 0, rows);
       }
-      range.add(r);
     });
   }
   return range.get();

@@ -5,6 +5,12 @@
 // same order as Ken Perlin's Java code, with no fused multiply-add, to reproduce it bit for bit.
 #pragma once
 
+// -ffast-math folds std::isfinite to true (the NaN guards become undefined conversions) and
+// reorders sums (the reference values no longer hold): refuse it rather than be wrong.
+#if defined(__FAST_MATH__)
+#error "perlin's exact paths cannot be compiled with -ffast-math (docs/exactness.md)"
+#endif
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -362,8 +368,10 @@ inline std::uint64_t integral_lacunarity(double lacunarity) noexcept {
 }
 
 /// Multiplies every set period by the integer lacunarity, for the next octave. A period stays
-/// below 2^62: a multiple of 256 far beyond every reachable lattice index (2^52), so saturating
-/// there changes nothing observable.
+/// below 2^62: once capped, the octave wraps with the table's own period 256 (2^62 is a multiple
+/// of it) instead of P * L^i. For improved noise that is unobservable (octave coordinates beyond
+/// 2^52 are integers, where it is 0); value noise takes its lattice values there, so such an
+/// octave of value noise no longer tiles with P * L^i, which no finite image can show anyway.
 inline void scale_periods(std::array<axis_wrap, k_max_dims>& wraps, std::uint64_t lac) noexcept {
   constexpr std::uint64_t cap = 1ULL << 62;
   if (lac <= 1) return;

@@ -100,6 +100,7 @@ void write_npy(pending_file& file, std::span<const std::size_t> shape,
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
+  if (header.size() > 65535) throw invalid_argument("shape: too many dimensions for a .npy header");
   std::string prefix = "\x93NUMPY";
   prefix.push_back('\x01');
   prefix.push_back('\x00');

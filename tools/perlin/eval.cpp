@@ -113,16 +113,8 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--derivatives", opts->derivatives,
                 "Print the value and then the analytic gradient on each line");
   cmd->add_flag("--float", opts->use_float, "Evaluate in single precision");
-  cmd->callback([opts, &run] {
-    run = [opts] {
-      try {
-        return run_eval(*opts);
-      } catch (const line_error& e) {
-        std::fprintf(stderr, "perlin: error: %s\n", e.what());
-        return 1;
-      }
-    };
-  });
+  // A line_error reaches main, which prints it and exits 1 (a failure, not a usage error).
+  cmd->callback([opts, &run] { run = [opts] { return run_eval(*opts); }; });
 }
 
 }  // namespace perlin_cli

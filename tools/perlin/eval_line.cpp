@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace perlin_cli {
@@ -35,7 +36,17 @@ int parse_line(std::string_view line, std::size_t number, double* out) {
     const char* first = tok;
     if (first != s && *first == '+') ++first;
     double v = 0;
-    const auto [ptr, ec] = std::from_chars(first, s, v);
+    auto [ptr, ec] = std::from_chars(first, s, v);
+    if (ec == std::errc::result_out_of_range && ptr == s) {
+      // Underflow (1e-400) is a number too small for a double: it rounds to 0 (or the nearest
+      // subnormal), as strtod gives. Overflow stays an error.
+      const std::string text(first, s);
+      const double u = std::strtod(text.c_str(), nullptr);
+      if (std::abs(u) < 1.0) {
+        v = u;
+        ec = std::errc();
+      }
+    }
     if (ec == std::errc::result_out_of_range) throw line_error(where + quoted(token) + " is out of range");
     if (ec != std::errc() || ptr != s) throw line_error(where + quoted(token) + " is not a number");
     if (std::isnan(v)) throw line_error(where + "NaN is not a coordinate");

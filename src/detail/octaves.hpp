@@ -1,0 +1,51 @@
+// The octave recurrence of a fractal, in one place: the scalar path (fractal.cpp) and the bulk
+// plans (grid.cpp) both walk it, so their octaves can never drift apart.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "detail/kernel.hpp"
+#include "perlin/fractal.hpp"
+#include "perlin/lattice.hpp"
+
+namespace perlin::detail {
+
+/// Octave i of a fractal over a lattice: frequency f_i = frequency * lacunarity^i and amplitude
+/// a_i = persistence^i (accumulated in double from octave 0 upward, in this order), the
+/// decorrelation offset i * k_decorrelate_offsets (or 0), and the periods scaled by the integer
+/// lacunarity^i. Start with `octave_walk w(f, lattice)`, read `w.freq`, ..., then `w.next()`.
+struct octave_walk {
+  octave_walk(const fractal& f, const lattice& l) noexcept
+      : freq(f.frequency()),
+        wraps(l.wraps()),
+        lacunarity_(f.lacunarity()),
+        persistence_(f.persistence()),
+        lacunarity_int_(integral_lacunarity(f.lacunarity())),
+        decorrelate_(f.decorrelate()) {}
+
+  int index = 0;
+  double freq;
+  double amp = 1;
+  std::array<axis_wrap, k_max_dims> wraps;
+
+  /// The offset of this octave along `axis`, in its own lattice units.
+  [[nodiscard]] double offset(std::size_t axis) const noexcept {
+    return decorrelate_ ? index * k_decorrelate_offsets[axis] : 0.0;
+  }
+  [[nodiscard]] bool decorrelated() const noexcept { return decorrelate_; }
+
+  void next() noexcept {
+    ++index;
+    amp *= persistence_;
+    freq *= lacunarity_;
+    scale_periods(wraps, lacunarity_int_);
+  }
+
+ private:
+  double lacunarity_, persistence_;
+  std::uint64_t lacunarity_int_;
+  bool decorrelate_;
+};
+
+}  // namespace perlin::detail
