@@ -60,13 +60,31 @@ TEST(CliEval, OptionsReachTheLibrary) {
   v.lattice().set_period(0, 4).set_period(1, 5);
   perlin::fractal f;
   f.set_kind(perlin::fractal_kind::ridged).set_octaves(3).set_frequency(0.5).set_lacunarity(3)
-      .set_persistence(0.25).set_normalize(true);
+      .set_persistence(0.25).set_normalize(true).set_decorrelate(true);
   const auto r = run_perlin(
       "eval --noise value --interp cosine --seed 7 --period 4,5 --fractal ridged --octaves 3 "
-      "--frequency 0.5 --lacunarity 3 --persistence 0.25 --normalize",
+      "--frequency 0.5 --lacunarity 3 --persistence 0.25 --normalize --decorrelate",
       "1.5 2.25\n");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, fmt17(f.eval2d(v, 1.5, 2.25)) + "\n");
+}
+
+TEST(CliEval, UnderflowIsZeroOverflowIsAnErrorAndBadTokensAreQuotedBriefly) {
+  const perlin::improved_noise n;
+  auto r = run_perlin("eval", "1e-400 0.5 -1e-400\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, fmt17(n.noise3d(0.0, 0.5, 0.0)) + "\n");
+  r = run_perlin("eval", "1e400 0.5\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("line 1: '1e400' is out of range"), std::string::npos) << r.err;
+  r = run_perlin("eval", std::string(1000000, 'x') + "\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("(1000000 characters) is not a number"), std::string::npos);
+  EXPECT_LT(r.err.size(), 200u);
+  // Settings whose octaves overflow are refused by name (exit 2), not evaluated to NaN.
+  r = run_perlin("eval --fractal ridged --octaves 32 --lacunarity 1e300", "0.5 0.5\n");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("lacunarity: the frequency of octave"), std::string::npos) << r.err;
 }
 
 TEST(CliEval, DerivativesAndFloat) {

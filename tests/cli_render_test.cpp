@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_support.hpp"
 #include "perlin/image_io.hpp"
+#include "perlin/perlin.hpp"
 
 namespace {
 
@@ -214,6 +216,12 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4096", 2, "bytes of memory"},
       {"render -o " + out + " --persistence 1e308 --fractal fbm --octaves 32", 2, "persistence"},
       {"render -o " + out + " --time-step nan --frames 2", 2, "--time-step"},
+      {"render -o " + out + " --tileable --period 8", 2, "drop --period"},
+      {"render -o " + out + " --tileable --fractal fbm --octaves 2 --lacunarity 5e9", 2, "--lacunarity"},
+      {"render -o " + q(d.path / "x.npy") + " --colormap heat", 2, ".npy holds the raw values"},
+      {"render -o " + q(d.path / "x.npy") + " --bits 16", 2, ".npy holds the raw values"},
+      {"render -o " + out + " --scale 0", 2, "--scale"},
+      {"render -o " + out + " --loop-radius 0 --frames 2 --loop", 2, "--loop-radius"},
       {"render --size 10x10", 2, "--output"},
       {"render -o " + q(d.path / "missing" / "x.png"), 1, "does not exist"},
       {"render -o " + q(d.path / "x.png" / "y.png"), 1, "x.png"},
@@ -232,6 +240,72 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
   EXPECT_EQ(run_perlin("render -o " + out + " --size 8x8").status, 0);
   EXPECT_EQ(perlin::read_png(d.path / "x.png").width, 8u);
   EXPECT_EQ(count_files(d.path), 1u);
+}
+
+/// The .npy values of a render with `args` (in a fresh folder).
+std::vector<float> render_values(const std::string& args, const std::string& shape) {
+  const temp_dir d;
+  const auto r = run_perlin("render -q -o " + q(d.path / "v.npy") + " " + args);
+  EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  return read_npy(d.path / "v.npy", shape);
+}
+
+TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
+  // Each option against the documented coordinates, on the plain preset (the noise itself).
+  const perlin::improved_noise n;
+  const auto check = [&](const std::string& args, auto&& expected) {
+    const auto v = render_values("--size 6x4 " + args, "4, 6");
+    for (std::size_t j = 0; j < 4; ++j) {
+      for (std::size_t i = 0; i < 6; ++i) {
+        ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), 2e-6) << args << " " << i << "," << j;
+      }
+    }
+  };
+  check("--scale 8", [&](double i, double j) { return n.noise2d(i / 8, j / 8); });
+  check("--frequency 0.2 --origin 1.5,-2", [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
+  // --origin X,Y,Z: the slice z = Z of the 3-D noise (a 2-D image samples noise2d, the z = 0
+  // slice, unless frames or a volume make it 3-D); frames take z = Z + (K + k) * T.
+  {
+    const temp_dir d;
+    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "f.npy") +
+                         " --size 6x4 --frequency 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
+                  .status, 0);
+    const auto f1 = read_npy(d.path / "f_0001.npy", "4, 6");
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
+  }
+  // --loop with --loop-radius R and --origin X,Y,Z,W: frame k at (Z + R cos, W + R sin).
+  {
+    const temp_dir d;
+    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") +
+                         " --size 6x4 --frequency 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
+                  .status, 0);
+    const auto l1 = read_npy(d.path / "l_0001.npy", "4, 6");  // angle pi/2: (Z, W + R)
+    for (std::size_t i = 0; i < 6; ++i) {
+      EXPECT_NEAR(l1[i], n.noise4d(double(i) * 0.2, 0.0, 1 + 3 * std::cos(M_PI / 2), 2.0 + 3), 2e-6);
+    }
+  }
+}
+
+TEST(CliRender, StrictAndSimdGiveTheSameBitsOnEveryTarget) {
+  const temp_dir d;
+  const auto targets = run_perlin("targets");
+  std::vector<std::string> names;
+  std::istringstream lines(targets.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("not used") == std::string::npos) names.push_back(line.substr(0, line.find(' ')));
+  }
+  ASSERT_FALSE(names.empty());
+  std::string first;
+  for (const auto& t : names) {
+    const auto r = run_perlin("render -q -o " + q(d.path / "s.npy") + " --preset clouds --size 40x30 --strict --simd " + t);
+    ASSERT_EQ(r.status, 0) << t << ": " << r.err;
+    const std::string bytes = slurp(d.path / "s.npy");
+    if (first.empty()) {
+      first = bytes;
+    } else {
+      EXPECT_EQ(bytes, first) << t;
+    }
+  }
 }
 
 /// Starts `perlin ARGS...` in `dir`, lets it run for `ms` milliseconds, sends `sig`, and returns
