@@ -98,8 +98,9 @@ struct bulk_options {
 ///
 /// Accuracy: within 2e-6 absolute (times the sum of the octave amplitudes for fractals) of the
 /// double scalar path at the same double coordinates, on every SIMD target, for coordinates
-/// below 2^20 in magnitude (tests/grid_test.cpp holds it to that). SIMD kernels cover improved and
-/// value noise in 1 to 4 dimensions with every fractal, seed and period.
+/// below 2^20 in magnitude (tests/grid_test.cpp and tests/promises_test.cpp hold it to that). SIMD
+/// kernels cover improved and value noise in 1 to 4 dimensions with every fractal, seed and
+/// period (4-D computes its per-cell coefficients with a scalar loop: docs/design.md).
 /// Throws perlin::invalid_argument for a bad grid, a size mismatch or a non-finite origin or step.
 /// Returns the smallest and largest value written.
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,

@@ -1,6 +1,6 @@
 // The plain data that crosses the dispatch boundary: everything a per-target kernel needs to fill
-// rows of a grid or a range of points. No vector types here (STYLE.md: only pointers, sizes and
-// plain structs cross).
+// rows of a grid or a range of points. No vector types here: only pointers, sizes and plain
+// structs cross the dispatch boundary (docs/design.md).
 #pragma once
 
 #include <array>
