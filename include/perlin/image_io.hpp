@@ -1,5 +1,5 @@
 // Image and array files for rendered noise: PNG (through libspng) and NumPy .npy. Part of the
-// perlin::image library, so that the core library has no dependency.
+// perlin::image library (optional: PERLIN_IMAGE), so that the core library needs Highway alone.
 #pragma once
 
 #include <cstddef>
