@@ -33,7 +33,7 @@ struct with_gradient {
 /// - Integer or mixed coordinates (noise2d(i, j)) take the double path. Integer points are on the
 ///   lattice, where improved noise is 0: scale pixel indices by a frequency (say 1/64) first.
 /// Evaluation is const and thread safe; the object is a small value (about 600 bytes).
-class improved_noise {
+class improved_noise : public detail::other_coordinate_calls<improved_noise> {
  public:
   /// Ken Perlin's permutation, no periods.
   improved_noise() noexcept = default;
@@ -66,19 +66,11 @@ class improved_noise {
   [[nodiscard]] with_gradient<float, 4> noise4d_deriv(float x, float y, float z,
                                                       float w) const noexcept;
 
-  /// Integer and mixed coordinates: the double path.
-  template <class X> requires other_coordinates<X>
-  [[nodiscard]] double noise1d(X x) const noexcept { return noise1d(double(x)); }
-  template <class X, class Y> requires other_coordinates<X, Y>
-  [[nodiscard]] double noise2d(X x, Y y) const noexcept { return noise2d(double(x), double(y)); }
-  template <class X, class Y, class Z> requires other_coordinates<X, Y, Z>
-  [[nodiscard]] double noise3d(X x, Y y, Z z) const noexcept {
-    return noise3d(double(x), double(y), double(z));
-  }
-  template <class X, class Y, class Z, class W> requires other_coordinates<X, Y, Z, W>
-  [[nodiscard]] double noise4d(X x, Y y, Z z, W w) const noexcept {
-    return noise4d(double(x), double(y), double(z), double(w));
-  }
+  /// Integer and mixed coordinates (noise2d(i, j)): the double path.
+  using detail::other_coordinate_calls<improved_noise>::noise1d;
+  using detail::other_coordinate_calls<improved_noise>::noise2d;
+  using detail::other_coordinate_calls<improved_noise>::noise3d;
+  using detail::other_coordinate_calls<improved_noise>::noise4d;
 
   /// Any dimension from the size of `p` (1 to 4); `gradient`, when not empty, receives the
   /// p.size() partial derivatives. Throws perlin::invalid_argument for other sizes.

@@ -32,7 +32,7 @@ enum class interpolation {
 /// 4-D; 1-D and 2-D take the missing indices as 0). The range is exactly [-1, 1]; the noise takes
 /// its lattice values at integer points. Same seeds and periods as improved_noise.
 /// Evaluation is const and thread safe; the object is a small value.
-class value_noise {
+class value_noise : public detail::other_coordinate_calls<value_noise> {
  public:
   value_noise() noexcept = default;
   explicit value_noise(std::uint64_t seed, interpolation interp = interpolation::quintic) noexcept
@@ -71,19 +71,11 @@ class value_noise {
   [[nodiscard]] with_gradient<float, 4> noise4d_deriv(float x, float y, float z,
                                                       float w) const noexcept;
 
-  /// Integer and mixed coordinates: the double path.
-  template <class X> requires other_coordinates<X>
-  [[nodiscard]] double noise1d(X x) const noexcept { return noise1d(double(x)); }
-  template <class X, class Y> requires other_coordinates<X, Y>
-  [[nodiscard]] double noise2d(X x, Y y) const noexcept { return noise2d(double(x), double(y)); }
-  template <class X, class Y, class Z> requires other_coordinates<X, Y, Z>
-  [[nodiscard]] double noise3d(X x, Y y, Z z) const noexcept {
-    return noise3d(double(x), double(y), double(z));
-  }
-  template <class X, class Y, class Z, class W> requires other_coordinates<X, Y, Z, W>
-  [[nodiscard]] double noise4d(X x, Y y, Z z, W w) const noexcept {
-    return noise4d(double(x), double(y), double(z), double(w));
-  }
+  /// Integer and mixed coordinates (noise2d(i, j)): the double path.
+  using detail::other_coordinate_calls<value_noise>::noise1d;
+  using detail::other_coordinate_calls<value_noise>::noise2d;
+  using detail::other_coordinate_calls<value_noise>::noise3d;
+  using detail::other_coordinate_calls<value_noise>::noise4d;
 
   /// Any dimension from the size of `p` (1 to 4), as improved_noise::eval.
   [[nodiscard]] double eval(std::span<const double> p, std::span<double> gradient = {}) const;
