@@ -3,6 +3,7 @@
 
 #include "perlin/error.hpp"
 #include "perlin/field.hpp"
+#include "perlin/field_spec.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/improved_noise.hpp"

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "perlin/error.hpp"
+#include "perlin/field_spec.hpp"
 
 namespace perlin_cli {
 
@@ -85,7 +86,9 @@ std::vector<double> parse_list(const std::string& text, const std::string& optio
 }
 
 perlin::field make_field(const noise_options& o) {
-  perlin::lattice lat;
+  perlin::field_spec spec;
+  spec.noise = o.noise;
+  spec.interp = o.interp;
   if (!o.seed.empty()) {
     std::uint64_t seed = 0;
     const char* end = o.seed.data() + o.seed.size();
@@ -93,28 +96,17 @@ perlin::field make_field(const noise_options& o) {
     if (ec != std::errc() || ptr != end) {
       throw usage_error("--seed: '" + o.seed + "' is not an integer from 0 to 18446744073709551615");
     }
-    lat = perlin::lattice(seed);
+    spec.seed = seed;
   }
-  if (!o.period.empty()) {
-    const auto periods = parse_periods(o.period);
-    if (periods.size() == 1) {
-      lat.set_period_all(periods[0]);
-    } else {
-      for (std::size_t k = 0; k < periods.size(); ++k) lat.set_period(k, periods[k]);
-    }
-  }
-  perlin::fractal f;
-  f.set_kind(perlin::parse_fractal_kind(o.fractal))
-      .set_octaves(o.octaves)
-      .set_frequency(o.frequency)
-      .set_lacunarity(o.lacunarity)
-      .set_persistence(o.persistence)
-      .set_normalize(o.normalize)
-      .set_decorrelate(o.decorrelate);
-  if (perlin::parse_noise_kind(o.noise) == perlin::noise_kind::value) {
-    return {perlin::value_noise(lat, perlin::parse_interpolation(o.interp)), f};
-  }
-  return {perlin::improved_noise(lat), f};
+  if (!o.period.empty()) spec.period = parse_periods(o.period);
+  spec.fractal = o.fractal;
+  spec.octaves = o.octaves;
+  spec.frequency = o.frequency;
+  spec.lacunarity = o.lacunarity;
+  spec.persistence = o.persistence;
+  spec.normalize = o.normalize;
+  spec.decorrelate = o.decorrelate;
+  return perlin::make_field(spec);
 }
 
 }  // namespace perlin_cli

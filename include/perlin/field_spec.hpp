@@ -1,0 +1,37 @@
+// A field described by the options of the `perlin` command line, by name: the one vocabulary
+// that the CLI, the Python package and the other bindings share (docs/cli.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perlin/field.hpp"
+
+namespace perlin {
+
+/// Every option that describes a field, with the command line's names and defaults. Binding
+/// code fills it from its own arguments and calls make_field(); every check and every error
+/// message comes from the library, so they are the same in every language.
+struct field_spec {
+  std::string noise = "improved";   ///< improved | value
+  std::string interp = "quintic";   ///< linear | cosine | cubic | quintic (value noise)
+  std::optional<std::uint64_t> seed;  ///< empty: Ken Perlin's permutation
+  /// Tiling periods in lattice cells, 1 to 2^31-1: empty for none, one value for every axis, or
+  /// one per axis (up to 4).
+  std::vector<std::int64_t> period;
+  std::string fractal = "none";     ///< none | fbm | turbulence | ridged | billow
+  int octaves = 1;
+  double frequency = 1.0;
+  double lacunarity = 2.0;
+  double persistence = 0.5;         ///< also called gain
+  bool normalize = false;
+  bool decorrelate = false;
+};
+
+/// Builds the field. Throws perlin::invalid_argument naming the option ("octaves: must be 1 to
+/// 32, got 0", "period: at most 4 periods, got 5", "noise: unknown kind 'simplex' (valid: ...)").
+[[nodiscard]] field make_field(const field_spec& spec);
+
+}  // namespace perlin
