@@ -1,0 +1,30 @@
+"""Dask arrays of a perlin.Field, identical bit for bit to Field.grid for every chunking.
+
+Each block is one fill of the whole grid's region (the C++ grid::first), computed from the
+block's location alone: no global pass, no rescaling, any chunks (uneven included). Fields
+pickle, so the graph runs on a distributed cluster.
+"""
+import numpy as np
+
+import dask.array as da
+
+
+def grid(field, shape, chunks="auto", origin=None, step=None, dtype=np.float32, strict=False):
+    """A dask.array of `shape` (numpy order) whose block at offsets (.., j0, i0) is
+    field.grid(block_shape, origin, step, first=(i0, j0, ..)). Threads: one per block."""
+    shape = tuple(int(s) for s in shape)
+    dt = np.dtype(dtype)
+    if dt not in (np.float32, np.float64):
+        raise TypeError(f"dtype: must be float32 or float64, got {dt}")
+    d = len(shape)
+
+    def block(block_info=None):
+        info = block_info[None]
+        loc = info["array-location"]
+        bshape = tuple(hi - lo for lo, hi in loc)
+        first = [lo for lo, _ in reversed(loc)]  # x first
+        return field.grid(bshape, origin=origin, step=step, first=first, dtype=dt, threads=1,
+                          strict=strict)
+
+    normalized = da.core.normalize_chunks(chunks, shape, dtype=dt)
+    return da.map_blocks(block, dtype=dt, chunks=normalized, meta=np.empty((0,) * d, dtype=dt))

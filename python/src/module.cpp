@@ -1,0 +1,255 @@
+// The Python extension perlin._perlin: a thin pybind11 layer over the C++ library. It converts
+// arguments and arrays and releases the GIL around every loop over data; every computation is a
+// call into the library (perlin::make_field, field::eval, fill_grid, eval_points).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perlin/perlin.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+[[noreturn]] void type_error(const std::string& what) { throw py::type_error(what); }
+
+bool is_int(const py::handle& o) {
+  return py::isinstance<py::int_>(o) && !py::isinstance<py::bool_>(o);
+}
+
+std::int64_t to_int64(const py::handle& o, const char* name) {
+  if (!is_int(o)) type_error(std::string(name) + ": must be an integer");
+  try {
+    return o.cast<std::int64_t>();
+  } catch (const py::cast_error&) {
+    throw py::value_error(std::string(name) + ": out of range");
+  }
+}
+
+double to_double(const py::handle& o, const char* name) {
+  if (!(py::isinstance<py::float_>(o) || is_int(o)) || py::isinstance<py::bool_>(o)) {
+    // numpy scalars are accepted through __float__
+    if (!py::hasattr(o, "__float__") || py::isinstance<py::str>(o) || py::isinstance<py::bool_>(o)) {
+      type_error(std::string(name) + ": must be a number");
+    }
+  }
+  return o.cast<double>();
+}
+
+std::string to_str(const py::handle& o, const char* name) {
+  if (!py::isinstance<py::str>(o)) type_error(std::string(name) + ": must be a string");
+  return o.cast<std::string>();
+}
+
+bool to_bool(const py::handle& o, const char* name) {
+  if (!py::isinstance<py::bool_>(o)) type_error(std::string(name) + ": must be True or False");
+  return o.cast<bool>();
+}
+
+/// The keyword arguments of Field, with the command line's names (`-` becomes `_`), defaults and
+/// rules: converted here, checked by the library (perlin::make_field).
+perlin::field_spec spec_from(const py::object& seed, const py::object& noise, const py::object& interp,
+                             const py::object& period, const py::object& fractal,
+                             const py::object& octaves, const py::object& frequency,
+                             const py::object& lacunarity, const py::object& persistence,
+                             const py::object& gain, const py::object& normalize,
+                             const py::object& decorrelate) {
+  perlin::field_spec s;
+  if (!seed.is_none()) {
+    if (!is_int(seed)) type_error("seed: must be an integer from 0 to 18446744073709551615");
+    try {
+      s.seed = seed.cast<std::uint64_t>();
+    } catch (const py::cast_error&) {
+      throw py::value_error("seed: must be an integer from 0 to 18446744073709551615");
+    }
+  }
+  s.noise = to_str(noise, "noise");
+  s.interp = to_str(interp, "interp");
+  if (!period.is_none()) {
+    if (is_int(period)) {
+      s.period.push_back(to_int64(period, "period"));
+    } else if (py::isinstance<py::sequence>(period) && !py::isinstance<py::str>(period)) {
+      for (const auto& p : period.cast<py::sequence>()) s.period.push_back(to_int64(p, "period"));
+      if (s.period.empty()) throw py::value_error("period: give 1 to 4 periods, or None");
+    } else {
+      type_error("period: must be an integer or a sequence of 1 to 4 integers");
+    }
+  }
+  s.fractal = to_str(fractal, "fractal");
+  const std::int64_t oct = to_int64(octaves, "octaves");
+  if (oct < std::numeric_limits<int>::min() || oct > std::numeric_limits<int>::max()) {
+    throw py::value_error("octaves: must be 1 to 32, got " + std::to_string(oct));
+  }
+  s.octaves = static_cast<int>(oct);
+  s.frequency = to_double(frequency, "frequency");
+  s.lacunarity = to_double(lacunarity, "lacunarity");
+  if (!gain.is_none()) {
+    if (!persistence.is_none()) throw py::value_error("persistence and gain are the same option; give one");
+    s.persistence = to_double(gain, "gain");
+  } else if (!persistence.is_none()) {
+    s.persistence = to_double(persistence, "persistence");
+  }
+  s.normalize = to_bool(normalize, "normalize");
+  s.decorrelate = to_bool(decorrelate, "decorrelate");
+  return s;
+}
+
+/// The field and the keyword arguments it was made from (for repr and pickling).
+struct py_field {
+  perlin::field field;
+  py::dict kwargs;
+};
+
+template <class T>
+using carray = py::array_t<T, py::array::c_style>;
+
+/// Pointers to D coordinate arrays of n elements each (already broadcast and contiguous).
+template <class T>
+std::vector<const T*> axes_of(const std::vector<carray<T>>& coords, std::size_t& n) {
+  if (coords.empty() || coords.size() > 4) throw py::value_error("point: must have 1 to 4 coordinates");
+  n = static_cast<std::size_t>(coords[0].size());
+  std::vector<const T*> axes;
+  for (const auto& c : coords) {
+    if (static_cast<std::size_t>(c.size()) != n) throw py::value_error("coordinates: must have the same size");
+    axes.push_back(c.data());
+  }
+  return axes;
+}
+
+/// Exact values (and gradients) at n points: the double scalar path, bit for bit the single calls.
+py::object eval_exact(const py_field& f, const std::vector<carray<double>>& coords, bool gradient,
+                      unsigned threads) {
+  std::size_t n = 0;
+  const auto axes = axes_of(coords, n);
+  const std::size_t d = axes.size();
+  carray<double> values(static_cast<py::ssize_t>(n));
+  double* out = values.mutable_data();
+  if (!gradient) {
+    perlin::point_set<double> ps;
+    std::span<const double>* spans[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
+    for (std::size_t k = 0; k < d; ++k) *spans[k] = std::span<const double>(axes[k], n);
+    py::gil_scoped_release release;
+    perlin::eval_points(f.field, ps, std::span<double>(out, n), {.threads = threads});
+    return values;
+  }
+  carray<double> grad({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(d)});
+  double* g = grad.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < n; ++i) {
+      double p[4];
+      for (std::size_t k = 0; k < d; ++k) p[k] = axes[k][i];
+      out[i] = f.field.eval(std::span<const double>(p, d), std::span<double>(g + i * d, d));
+    }
+  }
+  return py::make_tuple(values, grad);
+}
+
+/// The fast batch path: float32 (SIMD) or float64 (exact) values at n points.
+template <class T>
+void eval_points(const py_field& f, const std::vector<carray<T>>& coords, carray<T>& out,
+                 unsigned threads, bool strict) {
+  std::size_t n = 0;
+  const auto axes = axes_of(coords, n);
+  if (static_cast<std::size_t>(out.size()) != n) throw py::value_error("out: must hold one value per point");
+  perlin::point_set<T> ps;
+  std::span<const T>* spans[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
+  for (std::size_t k = 0; k < axes.size(); ++k) *spans[k] = std::span<const T>(axes[k], n);
+  T* o = out.mutable_data();
+  py::gil_scoped_release release;
+  perlin::eval_points(f.field, ps, std::span<T>(o, n), {.threads = threads, .strict = strict});
+}
+
+/// A grid from numpy's shape order (slowest axis first) and x-first origin, step and first.
+perlin::grid make_grid(const std::vector<std::size_t>& shape, const std::vector<double>& origin,
+                       const std::vector<double>& step, const std::vector<std::int64_t>& first) {
+  const std::size_t d = shape.size();
+  if (d < 1 || d > 4) throw py::value_error("shape: must have 1 to 4 axes, got " + std::to_string(d));
+  const auto check_len = [d](std::size_t len, const char* name) {
+    if (len != 0 && len != d) {
+      throw py::value_error(std::string(name) + ": must have one value per axis (" + std::to_string(d) + ")");
+    }
+  };
+  check_len(origin.size(), "origin");
+  check_len(step.size(), "step");
+  check_len(first.size(), "first");
+  perlin::grid g;
+  g.dims = d;
+  for (std::size_t k = 0; k < d; ++k) {
+    g.count[k] = shape[d - 1 - k];
+    if (!origin.empty()) g.origin[k] = origin[k];
+    if (!step.empty()) g.step[k] = step[k];
+    if (!first.empty()) g.first[k] = first[k];
+  }
+  (void)g.size();  // checks the counts before anything is allocated
+  return g;
+}
+
+template <class T>
+py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigned threads, bool strict) {
+  if (static_cast<std::size_t>(out.size()) != g.size()) throw py::value_error("out: must have the grid's shape");
+  T* o = out.mutable_data();
+  perlin::value_range<T> r;
+  {
+    py::gil_scoped_release release;
+    r = perlin::fill_grid(f.field, g, std::span<T>(o, g.size()), {.threads = threads, .strict = strict});
+  }
+  return py::make_tuple(r.min, r.max);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_perlin, m) {
+  m.doc() = "Ken Perlin's improved noise, exact and fast: the C++ library perlin from Python";
+  m.attr("__version__") = PERLIN_VERSION;
+  py::register_exception<perlin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
+  py::register_exception<perlin::io_error>(m, "IOError", PyExc_OSError);
+
+  py::class_<py_field>(m, "_Field")
+      .def(py::init([](const py::object& seed, const py::object& noise, const py::object& interp,
+                       const py::object& period, const py::object& fractal, const py::object& octaves,
+                       const py::object& frequency, const py::object& lacunarity,
+                       const py::object& persistence, const py::object& gain,
+                       const py::object& normalize, const py::object& decorrelate) {
+             const perlin::field_spec s = spec_from(seed, noise, interp, period, fractal, octaves, frequency,
+                                                    lacunarity, persistence, gain, normalize, decorrelate);
+             py::dict kw;
+             kw["seed"] = seed;
+             kw["noise"] = noise;
+             kw["interp"] = interp;
+             kw["period"] = period;
+             kw["fractal"] = fractal;
+             kw["octaves"] = octaves;
+             kw["frequency"] = frequency;
+             kw["lacunarity"] = lacunarity;
+             kw["persistence"] = py::float_(s.persistence);
+             kw["normalize"] = normalize;
+             kw["decorrelate"] = decorrelate;
+             return py_field{perlin::make_field(s), kw};
+           }),
+           py::kw_only(), py::arg("seed") = py::none(), py::arg("noise") = "improved",
+           py::arg("interp") = "quintic", py::arg("period") = py::none(), py::arg("fractal") = "none",
+           py::arg("octaves") = 1, py::arg("frequency") = 1.0, py::arg("lacunarity") = 2.0,
+           py::arg("persistence") = py::none(), py::arg("gain") = py::none(),
+           py::arg("normalize") = false, py::arg("decorrelate") = false)
+      .def_property_readonly("_kwargs", [](const py_field& f) { return f.kwargs; })
+      .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
+      .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))
+      .def("_points32", &eval_points<float>)
+      .def("_points64", &eval_points<double>)
+      .def("_grid32", [](const py_field& f, const perlin::grid& g, carray<float>& out, unsigned t, bool s) { return fill(f, g, out, t, s); })
+      .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t, bool s) { return fill(f, g, out, t, s); });
+
+  py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
+  m.def("_make_grid", &make_grid);
+  m.def("targets", &perlin::available_targets, "The SIMD targets usable here, best first.");
+  m.def("active_target", &perlin::active_target);
+  m.def("set_max_target", [](const std::string& name) { perlin::set_max_target(name); },
+        "Cap the SIMD target ('' removes the cap).");
+}
