@@ -112,9 +112,10 @@ class Field(_perlin._Field):
         if any(s < 1 for s in shape):
             raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")
         d = len(shape)
-        g = _perlin._make_grid(list(shape), [] if origin is None else [float(v) for v in _seq(origin, d)],
-                               [] if step is None else [float(v) for v in _seq(step, d)],
-                               [] if first is None else [int(v) for v in _seq(first, d)])
+        g = _perlin._make_grid(list(shape),
+                               [] if origin is None else [float(v) for v in _seq(origin, d, "origin")],
+                               [] if step is None else [float(v) for v in _seq(step, d, "step")],
+                               [] if first is None else [int(v) for v in _seq(first, d, "first")])
         if out is None:
             out = np.empty(shape, dtype=dt)
         elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == shape
@@ -135,12 +136,12 @@ class Field(_perlin._Field):
         return f"perlin.Field({args})"
 
 
-def _seq(v, d):
+def _seq(v, d, name):
     if isinstance(v, numbers.Number):
         return [v] * d
     v = list(v)
     if len(v) != d:
-        raise ValueError(f"must have one value per axis ({d}), got {len(v)}")
+        raise ValueError(f"{name}: must have one value per axis ({d}), got {len(v)}")
     return v
 
 

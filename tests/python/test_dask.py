@@ -1,0 +1,46 @@
+"""perlin.dask.grid: identical bit for bit to Field.grid for every chunking, on the threaded
+scheduler and on a distributed LocalCluster with 2 worker processes; Zarr straight from it."""
+import numpy as np
+import pytest
+
+import perlin
+import perlin.dask as pdask
+
+FIELD = perlin.Field(seed=9, fractal="fbm", octaves=6, normalize=True, decorrelate=True)
+SHAPE = (157, 203)
+ORIGIN = (12.5, -3.25)
+STEP = (1 / 37, 1 / 41)
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return FIELD.grid(SHAPE, origin=ORIGIN, step=STEP)
+
+
+@pytest.mark.parametrize("chunks", [(64, 64), (157, 203), (10, 203), (157, 7), ((100, 57), (1, 2, 200))])
+def test_any_chunking_gives_the_same_bits(whole, chunks):
+    arr = pdask.grid(FIELD, SHAPE, chunks=chunks, origin=ORIGIN, step=STEP)
+    assert arr.dtype == np.float32
+    assert np.array_equal(arr.compute(scheduler="threads"), whole)
+
+
+def test_float64_and_3d():
+    shape = (5, 30, 31)
+    want = FIELD.grid(shape, step=0.1, dtype=np.float64)
+    arr = pdask.grid(FIELD, shape, chunks=(2, 16, 9), step=0.1, dtype=np.float64)
+    assert np.array_equal(arr.compute(scheduler="threads"), want)
+
+
+def test_local_cluster_with_two_processes(whole):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        arr = pdask.grid(FIELD, SHAPE, chunks=(50, 70), origin=ORIGIN, step=STEP)
+        assert np.array_equal(client.compute(arr).result(), whole)
+
+
+def test_to_zarr(whole, tmp_path):
+    zarr = pytest.importorskip("zarr")
+    arr = pdask.grid(FIELD, SHAPE, chunks=(64, 64), origin=ORIGIN, step=STEP)
+    arr.to_zarr(str(tmp_path / "map.zarr"))
+    assert np.array_equal(zarr.open(str(tmp_path / "map.zarr"))[:], whole)

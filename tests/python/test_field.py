@@ -1,0 +1,220 @@
+"""perlin.Field from Python: reference values bit for bit, every path against the exact one, the
+C++ command line's numbers bit for bit, keywords with the CLI's names and messages, bad input."""
+import pickle
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import perlin
+
+
+def reference(test_data):
+    rows = np.loadtxt(test_data / "improved_noise_3d.txt")
+    return rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
+
+
+def test_tutorial_value_is_a_float():
+    v = perlin.Field()(3.14, 42, 7)
+    assert isinstance(v, float)
+    assert v == 0.13691995878400012
+
+
+def test_every_reference_value_bit_for_bit_on_arrays(test_data):
+    x, y, z, want = reference(test_data)
+    got = perlin.Field()(x, y, z)
+    assert got.dtype == np.float64
+    assert np.array_equal(got, want)
+    # and through broadcasting, non-contiguous views, integer arrays
+    got2 = perlin.Field()(x[::2, None], y[::2, None], z[::2, None])
+    assert got2.shape == (len(x[::2]), 1)
+    assert np.array_equal(got2[:, 0], want[::2])
+    assert perlin.Field()(np.arange(4), 0, 0).tolist() == [0.0, 0.0, 0.0, 0.0]  # lattice points
+
+
+def test_fbm_reference_bit_for_bit(test_data):
+    rows = np.loadtxt(test_data / "fbm_3d.txt")
+    for octaves in np.unique(rows[:, 3]).astype(int):
+        for persistence in np.unique(rows[:, 4]):
+            sel = (rows[:, 3] == octaves) & (rows[:, 4] == persistence)
+            if not sel.any():
+                continue
+            f = perlin.Field(fractal="fbm", octaves=int(octaves), persistence=float(persistence))
+            assert np.array_equal(f(rows[sel, 0], rows[sel, 1], rows[sel, 2]), rows[sel, 5])
+
+
+def test_same_doubles_as_perlin_eval(perlin_exe):
+    rng = np.random.default_rng(1)
+    pts = rng.uniform(-100, 100, (200, 2))
+    args = ["--seed", "42", "--fractal", "ridged", "--octaves", "5", "--frequency", "0.25",
+            "--lacunarity", "2.5", "--gain", "0.6", "--normalize", "--decorrelate"]
+    text = "".join(f"{x!r} {y!r}\n" for x, y in pts)
+    out = subprocess.run([perlin_exe, "eval", *args], input=text, capture_output=True, text=True,
+                         check=True).stdout
+    f = perlin.Field(seed=42, fractal="ridged", octaves=5, frequency=0.25, lacunarity=2.5,
+                     gain=0.6, normalize=True, decorrelate=True)
+    assert np.array_equal(f(pts[:, 0], pts[:, 1]), np.array([float(v) for v in out.split()]))
+
+
+def test_gradient_matches_central_differences():
+    f = perlin.Field(seed=3, fractal="fbm", octaves=3)
+    x = np.linspace(-3, 3, 50)
+    y = np.linspace(1, 2, 50)
+    v, g = f.gradient(x, y)
+    assert g.shape == (50, 2)
+    assert np.array_equal(v, f(x, y))
+    h = 1e-5
+    assert np.allclose(g[:, 0], (f(x + h, y) - f(x - h, y)) / (2 * h), atol=1e-6)
+    assert np.allclose(g[:, 1], (f(x, y + h) - f(x, y - h)) / (2 * h), atol=1e-6)
+    v0, g0 = f.gradient(0.5, 0.25, 0.125)
+    assert isinstance(v0, float) and g0.shape == (3,)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3, 4])
+def test_grid_and_points_within_tolerance_of_the_exact_path(dims):
+    f = perlin.Field(seed=5, fractal="fbm", octaves=4, frequency=0.3, decorrelate=True)
+    tol = 2e-6 * (1 + 0.5 + 0.25 + 0.125)
+    shape = (5, 4, 3, 17)[-dims:]
+    origin = (1.5, -2.25, 0.5, 3.0)[:dims]
+    step = (0.37, 0.41, 0.43, 0.47)[:dims]
+    grid = f.grid(shape, origin=origin, step=step)
+    exact = f.grid(shape, origin=origin, step=step, dtype=np.float64)
+    axes = np.meshgrid(*[o + s * np.arange(n) for o, s, n in zip(origin, step, reversed(shape))],
+                       indexing="ij")
+    # element [.., j, i] is the field at (x0 + i sx, y0 + j sy, ..)
+    coords = [a.transpose(tuple(reversed(range(dims)))) for a in axes]
+    assert np.array_equal(exact, f(*coords))
+    assert np.abs(grid - exact).max() <= tol
+    pts = np.stack([c.reshape(-1) for c in coords], axis=1)
+    got = f.points(pts)  # 1-3-D: SIMD gathers; 4-D: the exact path rounded
+    assert got.dtype == np.float32
+    assert np.abs(got - exact.reshape(-1)).max() <= tol
+    assert np.array_equal(f.points(pts, dtype=np.float64), exact.reshape(-1))
+
+
+def test_grid_is_the_cli_npy_bit_for_bit(perlin_exe, tmp_path):
+    out = tmp_path / "plain.npy"
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(out), "--size", "70x40", "--frequency",
+                    "0.05", "--origin", "3.5,-1.25", "--offset", "7,9", "--seed", "11"], check=True)
+    cli = np.load(out)
+    f = perlin.Field(seed=11)
+    mine = f.grid((40, 70), origin=(3.5, -1.25), step=0.05, first=(7, 9))
+    assert mine.dtype == cli.dtype == np.float32
+    assert np.array_equal(mine, cli)
+
+
+def test_grid_out_threads_and_strict():
+    f = perlin.Field(fractal="billow", octaves=3)
+    out = np.full((30, 50), np.nan, dtype=np.float32)
+    res = f.grid((30, 50), step=0.07, out=out)
+    assert res is out and not np.isnan(out).any()
+    for t in (1, 2, 5):
+        assert np.array_equal(f.grid((30, 50), step=0.07, threads=t), out)
+    strict = f.grid((30, 50), step=0.07, strict=True)
+    assert np.abs(strict - out).max() <= 2e-6 * 1.75
+
+
+def test_tiles_are_crops_and_periods_tile():
+    f = perlin.Field(seed=2, period=8, fractal="fbm", octaves=3)
+    whole = f.grid((64, 64), step=0.25)
+    part = f.grid((10, 20), step=0.25, first=(13, 21))
+    assert np.array_equal(part, whole[21:31, 13:33])
+    x = np.arange(64) / 8  # exact doubles, so x + 8 is exact too
+    assert np.array_equal(f(x, 1.5), f(x + 8, 1.5 + 16))
+
+
+def test_keyword_errors_have_the_cli_names_and_messages():
+    with pytest.raises(ValueError, match=r"^octaves: must be 1 to 32, got 0$"):
+        perlin.Field(octaves=0)
+    with pytest.raises(ValueError, match=r"fractal: unknown kind 'pink' \(valid: none, fbm"):
+        perlin.Field(fractal="pink")
+    with pytest.raises(ValueError, match=r"^interpolation: unknown name 'smooth'"):
+        perlin.Field(noise="value", interp="smooth")
+    with pytest.raises(ValueError, match=r"^period: must be an integer from 1 to 2147483647, got 0$"):
+        perlin.Field(period=0)
+    with pytest.raises(ValueError, match=r"^period: at most 4 periods, got 5$"):
+        perlin.Field(period=[2, 2, 2, 2, 2])
+    with pytest.raises(ValueError, match=r"^seed: must be an integer from 0 to 18446744073709551615$"):
+        perlin.Field(seed=2**64)
+    with pytest.raises(ValueError, match=r"^lacunarity: the frequency of octave"):
+        perlin.Field(fractal="ridged", octaves=32, lacunarity=1e300)
+    with pytest.raises(ValueError, match=r"^frequency: must be > 0$"):
+        perlin.Field(frequency=0)
+    with pytest.raises(ValueError, match="persistence and gain"):
+        perlin.Field(persistence=0.5, gain=0.5)
+    with pytest.raises(TypeError, match="seed"):
+        perlin.Field(seed="42")
+    with pytest.raises(TypeError, match="octaves"):
+        perlin.Field(octaves=2.5)
+    with pytest.raises(TypeError, match="normalize"):
+        perlin.Field(normalize=1)
+    with pytest.raises(TypeError):
+        perlin.Field(42)  # keywords only
+    with pytest.raises(TypeError):
+        perlin.Field(sead=42)
+
+
+def test_bad_calls_never_crash():
+    f = perlin.Field()
+    assert np.isnan(f(np.nan, 0.5))
+    assert np.isnan(f.points(np.array([[np.nan, 0.5, 0.5]]))[0])
+    assert f(np.empty((0,)), np.empty((0,))).shape == (0,)
+    assert f.points(np.empty((0, 2))).shape == (0,)
+    assert f(np.array(0.5), np.array(0.25)) == f(0.5, 0.25)  # 0-d arrays
+    with pytest.raises(ValueError, match="1 to 4 coordinates"):
+        f(1, 2, 3, 4, 5)
+    with pytest.raises(ValueError):
+        f(np.zeros(3), np.zeros(4))  # shapes do not broadcast
+    with pytest.raises(TypeError):
+        f("a", 1)
+    with pytest.raises(ValueError, match="shape"):
+        f.grid((0, 5))
+    with pytest.raises(ValueError, match="shape: must have 1 to 4 axes"):
+        f.grid((2, 2, 2, 2, 2))
+    with pytest.raises(ValueError, match="count: the number of samples overflows"):
+        f.grid((2**40, 2**40))  # refused before anything is allocated
+    with pytest.raises(ValueError, match="origin"):
+        f.grid((3, 3), origin=(1, 2, 3))
+    with pytest.raises(ValueError, match="origin: must be finite"):
+        f.grid((3, 3), origin=(np.inf, 0))
+    with pytest.raises(ValueError, match="out"):
+        f.grid((3, 3), out=np.empty((3, 4), np.float32))
+    with pytest.raises(TypeError, match="dtype"):
+        f.grid((3, 3), dtype=np.int32)
+    with pytest.raises(ValueError, match="threads"):
+        f.grid((3, 3), threads=-1)
+    with pytest.raises(ValueError, match=r"\(N, D\)"):
+        f.points(np.zeros((3, 5)))
+
+
+def test_fields_pickle_and_print():
+    f = perlin.Field(seed=7, noise="value", interp="cubic", period=(4, 5), fractal="turbulence",
+                     octaves=3, lacunarity=3, gain=0.25)
+    g = pickle.loads(pickle.dumps(f))
+    assert np.array_equal(g.grid((9, 9), step=0.3), f.grid((9, 9), step=0.3))
+    assert "seed=7" in repr(f) and "interp='cubic'" in repr(f)
+
+
+def test_the_gil_is_released_while_filling():
+    # While one thread fills a large grid, another thread must keep running Python code.
+    f = perlin.Field(fractal="fbm", octaves=8)
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0)
+
+    t = threading.Thread(target=count)
+    t.start()
+    time.sleep(0.01)
+    start = ticks
+    f.grid((2000, 2000), step=0.01, threads=1)
+    during = ticks - start
+    done.set()
+    t.join()
+    assert during > 50, f"the counting thread advanced only {during} times during the fill"
