@@ -13,9 +13,9 @@ import numbers
 import numpy as np
 
 from . import _perlin
-from ._perlin import __version__, active_target, set_max_target, targets
+from ._perlin import __version__, active_target, render, set_max_target, targets
 
-__all__ = ["Field", "targets", "active_target", "set_max_target", "__version__"]
+__all__ = ["Field", "render", "targets", "active_target", "set_max_target", "__version__"]
 
 DEFAULT_STEP = 1.0 / 64
 

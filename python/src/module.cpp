@@ -5,13 +5,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "perlin/perlin.hpp"
+#include "render_pipeline.hpp"
+#include "render_plan.hpp"
 
 namespace py = pybind11;
 
@@ -203,6 +207,120 @@ py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigne
   return py::make_tuple(r.min, r.max);
 }
 
+/// perlin.render(preset, **options): the pixels `perlin render` writes to a PNG, as an array. The
+/// keywords are the command's options (`-` becomes `_`), resolved by the same code (render_plan).
+py::array render(const std::string& preset, const py::kwargs& kw) {
+  perlin_render::render_options o;
+  o.preset = preset;
+  o.output = "image.png";
+  o.quiet = true;
+  std::vector<std::string> given;
+  const auto list = [](const py::handle& v, const char* name) {
+    if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+    std::string out;
+    const py::sequence seq = py::isinstance<py::sequence>(v) ? v.cast<py::sequence>()
+                                                             : py::sequence(py::make_tuple(v));
+    for (const auto& item : seq) {
+      const std::string text = py::repr(py::float_(to_double(item, name)));
+      out += (out.empty() ? "" : ",") + text;
+    }
+    return out;
+  };
+  for (const auto& [key, value] : kw) {
+    const std::string k = key.cast<std::string>();
+    given.push_back("--" + k);
+    std::replace(given.back().begin(), given.back().end(), '_', '-');
+    if (k == "size") {
+      const auto s = value.cast<py::sequence>();
+      if (s.size() != 2) throw py::value_error("size: must be (width, height)");
+      o.size = std::to_string(to_int64(s[0], "size")) + "x" + std::to_string(to_int64(s[1], "size"));
+    } else if (k == "frequency") {
+      o.frequency = to_double(value, "frequency");
+    } else if (k == "scale") {
+      o.scale = to_double(value, "scale");
+    } else if (k == "origin") {
+      o.origin = list(value, "origin");
+    } else if (k == "offset") {
+      o.offset = list(value, "offset");
+    } else if (k == "range") {
+      o.range = list(value, "range");
+    } else if (k == "bits") {
+      o.bits = static_cast<int>(to_int64(value, "bits"));
+    } else if (k == "colormap") {
+      o.colormap = to_str(value, "colormap");
+    } else if (k == "stretch") {
+      o.stretch = to_bool(value, "stretch");
+    } else if (k == "tileable") {
+      o.tileable = to_bool(value, "tileable");
+    } else if (k == "threads") {
+      o.threads = static_cast<unsigned>(to_int64(value, "threads"));
+    } else if (k == "strict") {
+      o.strict = to_bool(value, "strict");
+    } else if (k == "seed") {
+      if (!is_int(value)) type_error("seed: must be an integer from 0 to 18446744073709551615");
+      o.noise.seed = py::str(value).cast<std::string>();
+    } else if (k == "noise") {
+      o.noise.noise = to_str(value, "noise");
+    } else if (k == "interp") {
+      o.noise.interp = to_str(value, "interp");
+    } else if (k == "period") {
+      o.noise.period = is_int(value) ? std::to_string(to_int64(value, "period")) : [&] {
+        std::string p;
+        for (const auto& item : value.cast<py::sequence>()) {
+          p += (p.empty() ? "" : ",") + std::to_string(to_int64(item, "period"));
+        }
+        return p;
+      }();
+    } else if (k == "fractal") {
+      o.noise.fractal = to_str(value, "fractal");
+    } else if (k == "octaves") {
+      o.noise.octaves = static_cast<int>(to_int64(value, "octaves"));
+    } else if (k == "lacunarity") {
+      o.noise.lacunarity = to_double(value, "lacunarity");
+    } else if (k == "persistence" || k == "gain") {
+      o.noise.persistence = to_double(value, k.c_str());
+      given.back() = "--persistence";
+    } else if (k == "normalize") {
+      o.noise.normalize = to_bool(value, "normalize");
+    } else if (k == "decorrelate") {
+      o.noise.decorrelate = to_bool(value, "decorrelate");
+    } else {
+      type_error("render() got an unexpected keyword argument '" + k + "'");
+    }
+  }
+  perlin_render::render_plan r;
+  try {
+    r = perlin_render::resolve(o, [&given](const char* name) {
+      return std::find(given.begin(), given.end(), name) != given.end();
+    });
+  } catch (const perlin_render::usage_error& e) {
+    throw py::value_error(e.what());
+  }
+  perlin_render::frame_values v;
+  std::vector<std::uint8_t> pixels;
+  {
+    py::gil_scoped_release release;
+    perlin_render::prepare(r, v);
+    perlin_render::render_frame(r, 0, v);
+    perlin_render::apply_formula(r, v);
+    pixels = perlin_render::to_pixels(r, v);
+  }
+  const auto h = static_cast<py::ssize_t>(r.height), w = static_cast<py::ssize_t>(r.width);
+  if (r.cmap != nullptr) {
+    py::array_t<std::uint8_t> out({h, w, py::ssize_t{3}});
+    std::memcpy(out.mutable_data(), pixels.data(), pixels.size());
+    return out;
+  }
+  if (r.bits == 16) {
+    py::array_t<std::uint16_t> out({h, w});
+    std::memcpy(out.mutable_data(), pixels.data(), pixels.size());
+    return out;
+  }
+  py::array_t<std::uint8_t> out({h, w});
+  std::memcpy(out.mutable_data(), pixels.data(), pixels.size());
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_perlin, m) {
@@ -248,6 +366,12 @@ PYBIND11_MODULE(_perlin, m) {
 
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
   m.def("_make_grid", &make_grid);
+  m.def("render", &render, py::arg("preset") = "plain",
+        "The pixels `perlin render` writes to a PNG, as a uint8 (h, w) or (h, w, 3) array, or\n"
+        "uint16 (h, w) with bits=16. Keywords: the command's options (size=(w, h), frequency,\n"
+        "scale, origin, offset, bits, colormap, range, stretch, tileable, seed, noise, interp,\n"
+        "period, fractal, octaves, lacunarity, persistence or gain, normalize, decorrelate,\n"
+        "threads, strict).");
   m.def("targets", &perlin::available_targets, "The SIMD targets usable here, best first.");
   m.def("active_target", &perlin::active_target);
   m.def("set_max_target", [](const std::string& name) { perlin::set_max_target(name); },

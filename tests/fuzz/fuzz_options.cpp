@@ -32,7 +32,7 @@ double to_double(const std::string& s) { return std::strtod(s.c_str(), nullptr);
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto l = lines(data, size);
-  perlin_cli::render_options o;
+  perlin_render::render_options o;
   o.output = "out" + l[0];
   o.size = l[1];
   if (!l[2].empty()) o.depth = to_int(l[2]);
@@ -51,21 +51,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.tileable = !l[15].empty() && l[15][0] == 't';
   o.loop = !l[15].empty() && l[15].back() == 'l';
   try {
-    const auto plan = perlin_cli::resolve(o, [](const char*) { return true; });
+    const auto plan = perlin_render::resolve(o, [](const char*) { return true; });
     // A plan that passed resolve() fits the memory limit and has consistent sizes.
     if (plan.samples() == 0 || plan.width == 0 || plan.height == 0) std::abort();
     (void)plan.frame_grid(0).size();
     (void)plan.frame_path(plan.frames > 0 ? plan.frames - 1 : 0);
-  } catch (const perlin_cli::usage_error&) {
+  } catch (const perlin_render::usage_error&) {
   } catch (const perlin::invalid_argument&) {
   }
   try {
-    (void)perlin_cli::parse_list(l[4], "--origin", 2, 4);
-  } catch (const perlin_cli::usage_error&) {
+    (void)perlin_render::parse_list(l[4], "--origin", 2, 4);
+  } catch (const perlin_render::usage_error&) {
   }
   try {
-    (void)perlin_cli::parse_periods(l[7]);
-  } catch (const perlin_cli::usage_error&) {
+    (void)perlin_render::parse_periods(l[7]);
+  } catch (const perlin_render::usage_error&) {
   }
   return 0;
 }

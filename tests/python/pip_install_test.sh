@@ -5,7 +5,7 @@ set -euo pipefail
 src=$1 python=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work/src"
-(cd "$src" && git ls-files -z 2>/dev/null || find . -path ./build -prune -o -type f -print0) |
+(cd "$src" && git ls-files -z --cached --others --exclude-standard 2>/dev/null || find . -path ./build -prune -o -type f -print0) |
   (cd "$src" && xargs -0 cp --parents -t "$work/src")
 "$python" -m venv --system-site-packages "$work/venv"
 cd "$work/src"

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "eval_line.hpp"
-#include "options.hpp"
+#include "noise_flags.hpp"
 #include "perlin/field.hpp"
 
 namespace perlin_cli {

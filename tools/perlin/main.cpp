@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "eval.hpp"
-#include "options.hpp"
+#include "noise_flags.hpp"
 #include "render.hpp"
 #include "perlin/error.hpp"
 #include "perlin/pending_file.hpp"

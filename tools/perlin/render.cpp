@@ -18,110 +18,15 @@
 #include "perlin/range.hpp"
 #include "perlin/targets.hpp"
 #include "progress.hpp"
+#include "noise_flags.hpp"
+#include "render_pipeline.hpp"
 #include "render_plan.hpp"
 
 namespace perlin_cli {
 
+using namespace perlin_render;
+
 namespace {
-
-/// What one frame computed: its grid, the values (then the formula's output), and for a relief
-/// the gradient, planar with `grid.dims` planes (plane k: the derivative along axis k).
-struct frame_values {
-  perlin::grid grid;
-  std::vector<float> values;
-  std::vector<float> gradient;
-};
-
-/// Evaluates the field on the frame's grid, in bands (rows, or slices of a volume) so that the
-/// progress bar moves; `first` keeps each band's coordinates those of the whole grid.
-void render_frame(const render_plan& r, std::size_t frame, frame_values& v, progress& bar) {
-  v.grid = r.frame_grid(frame);
-  const perlin::grid& g = v.grid;
-  const std::size_t n = r.samples();
-  const std::size_t axis = r.depth > 0 ? 2 : 1;  // banded along y, or z for a volume
-  const std::size_t lines = g.count[axis];
-  const std::size_t line_size = n / lines;
-  const std::size_t band = std::max<std::size_t>(1, (std::size_t{1} << 20) / line_size);
-  std::vector<float> band_gradient;
-  for (std::size_t line = 0; line < lines; line += band) {
-    perlin::grid part = g;
-    part.count[axis] = std::min(band, lines - line);
-    part.first[axis] = g.first[axis] + static_cast<std::int64_t>(line);
-    const std::size_t m = part.count[axis] * line_size;
-    const std::span<float> out(v.values.data() + line * line_size, m);
-    if (r.shaded) {
-      band_gradient.resize(g.dims * m);
-      perlin::fill_grid_deriv(r.field, part, out, band_gradient, r.bulk);
-      for (std::size_t k = 0; k < g.dims; ++k) {
-        std::copy_n(band_gradient.data() + k * m, m, v.gradient.data() + k * n + line * line_size);
-      }
-    } else {
-      perlin::fill_grid(r.field, part, out, r.bulk);
-    }
-    bar.update((static_cast<double>(frame) + static_cast<double>(line + part.count[axis]) /
-                                                 static_cast<double>(lines)) /
-               static_cast<double>(std::max<std::size_t>(1, r.frames)));
-  }
-}
-
-/// Marble and wood: the formula at each pixel's noise coordinates, on every slice.
-void apply_formula(const render_plan& r, frame_values& v) {
-  if (r.f == formula::plain) return;
-  const std::size_t slices = std::max<std::size_t>(1, r.depth);
-  for (std::size_t s = 0; s < slices; ++s) {
-    for (std::size_t j = 0; j < r.height; ++j) {
-      const double y = v.grid.coordinate(1, j);
-      float* row = v.values.data() + (s * r.height + j) * r.width;
-      for (std::size_t i = 0; i < r.width; ++i) {
-        const double x = v.grid.coordinate(0, i);
-        row[i] = static_cast<float>(r.f == formula::marble ? marble(r.marble_stripes, x, row[i])
-                                                           : wood(x, y, row[i]));
-      }
-    }
-  }
-}
-
-/// The bounds mapped to black and white: the plan's, or this frame's own with --stretch.
-std::pair<double, double> value_bounds(const render_plan& r, const frame_values& v) {
-  if (!r.stretch) return {r.lo, r.hi};
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const float x : v.values) {
-    lo = std::min(lo, double(x));
-    hi = std::max(hi, double(x));
-  }
-  if (!(hi > lo)) hi = lo + 1;
-  return {lo, hi};
-}
-
-/// Grey (8 or 16 bit) or colormapped (and shaded) pixels of a 2-D frame.
-std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
-  const auto [lo, hi] = value_bounds(r, v);
-  const std::size_t n = v.values.size();
-  if (r.cmap == nullptr) {
-    const double scale = r.bits == 16 ? 65535.0 : 255.0;
-    std::vector<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto q = static_cast<std::uint16_t>(std::lround(perlin::to_unit(v.values[i], lo, hi) * scale));
-      if (r.bits == 16) {
-        std::memcpy(pixels.data() + 2 * i, &q, 2);
-      } else {
-        pixels[i] = static_cast<std::uint8_t>(q);
-      }
-    }
-    return pixels;
-  }
-  std::vector<std::uint8_t> pixels(3 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double t = perlin::to_unit(v.values[i], lo, hi);
-    auto rgb = ramp(*r.cmap, t);
-    if (r.shaded && t > 0.5) {  // land only: the sea stays flat
-      const double shade = relief_shade(v.gradient[i], v.gradient[n + i]);
-      for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));
-    }
-    std::copy(rgb.begin(), rgb.end(), pixels.begin() + static_cast<std::ptrdiff_t>(3 * i));
-  }
-  return pixels;
-}
 
 void write_frame(const render_plan& r, const frame_values& v, perlin::pending_file& file) {
   if (!r.png) {
@@ -148,14 +53,13 @@ int run_render(const render_options& o, CLI::App* cmd) {
 
   progress bar(!r.quiet);
   frame_values v;
-  v.values.resize(r.samples());
-  if (r.shaded) v.gradient.resize(r.dims * r.samples());
+  prepare(r, v);
   // Every frame stays pending until the last one is complete: an interrupted or failed
   // animation leaves no frames behind.
   std::vector<perlin::pending_file> files;
   const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
-    render_frame(r, frame, v, bar);
+    render_frame(r, frame, v, [&bar](double f) { bar.update(f); });
     apply_formula(r, v);
     files.emplace_back(r.frame_path(frame));
     write_frame(r, v, files.back());

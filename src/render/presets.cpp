@@ -6,7 +6,7 @@
 #include <numbers>
 #include <string>
 
-namespace perlin_cli {
+namespace perlin_render {
 
 const std::vector<colormap>& colormaps() {
   static const std::vector<colormap> maps = {
@@ -105,4 +105,4 @@ double relief_shade(double gx, double gy) {
   return 0.35 + 0.65 * light / lz;
 }
 
-}  // namespace perlin_cli
+}  // namespace perlin_render

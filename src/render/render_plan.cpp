@@ -12,7 +12,7 @@
 #include "perlin/error.hpp"
 #include "perlin/range.hpp"
 
-namespace perlin_cli {
+namespace perlin_render {
 
 namespace {
 
@@ -260,4 +260,4 @@ std::string render_plan::frame_path(std::size_t frame) const {
   return (p.parent_path() / (p.stem().string() + num + p.extension().string())).string();
 }
 
-}  // namespace perlin_cli
+}  // namespace perlin_render

@@ -14,7 +14,7 @@
 #include "perlin/grid.hpp"
 #include "presets.hpp"
 
-namespace perlin_cli {
+namespace perlin_render {
 
 /// The options as parsed, before the preset fills in what was not given.
 struct render_options {
@@ -80,4 +80,4 @@ struct render_plan {
 /// command line. Throws usage_error (exit 2) or perlin::invalid_argument for bad options.
 render_plan resolve(render_options o, const std::function<bool(const char*)>& given);
 
-}  // namespace perlin_cli
+}  // namespace perlin_render

@@ -9,7 +9,7 @@
 
 #include "options.hpp"
 
-namespace perlin_cli {
+namespace perlin_render {
 
 /// What a preset computes from the field's value v at noise coordinates (x, y).
 enum class formula { plain, marble, wood };
@@ -62,4 +62,4 @@ double wood(double x, double y, double v);
 /// from the north-west, 45 degrees up, vertical exaggeration 0.6, ambient 0.35 (docs/render.md).
 double relief_shade(double gx, double gy);
 
-}  // namespace perlin_cli
+}  // namespace perlin_render

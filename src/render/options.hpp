@@ -1,16 +1,16 @@
-// The noise and fractal options shared by the subcommands, and how they build a perlin::field.
+// The noise and fractal options of `perlin eval` and `perlin render` as text, their parsers, and
+// how they build a perlin::field (through perlin::field_spec).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "perlin/field.hpp"
 
-namespace perlin_cli {
+namespace perlin_render {
 
 /// A usage error found after parsing (a bad combination or value): exit status 2.
 struct usage_error : std::runtime_error {
@@ -31,11 +31,6 @@ struct noise_options {
   bool decorrelate = false;
 };
 
-/// Registers --noise, --interp, --seed, --period, --fractal, --octaves, --lacunarity,
-/// --persistence, --normalize, --decorrelate and, when `with_frequency`, --frequency (the
-/// fractal's base frequency; `perlin render` uses --frequency for the pixel step instead).
-void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = true);
-
 /// Parses a comma-separated list of 1 to `max` numbers for `option`; throws usage_error.
 [[nodiscard]] std::vector<double> parse_list(const std::string& text, const std::string& option,
                                              std::size_t min, std::size_t max);
@@ -47,4 +42,4 @@ void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = tr
 /// Builds the field; a perlin::invalid_argument from the library names the bad option.
 [[nodiscard]] perlin::field make_field(const noise_options& o);
 
-}  // namespace perlin_cli
+}  // namespace perlin_render

@@ -1,0 +1,35 @@
+// The noise options' flags (CLI11).
+#include "noise_flags.hpp"
+
+#include "perlin/field.hpp"
+
+namespace perlin_cli {
+
+void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency) {
+  app.add_option("--noise", o.noise, "Base noise: improved (Ken Perlin 2002) or value")
+      ->check(CLI::IsMember(perlin::noise_kind_names()))
+      ->capture_default_str();
+  app.add_option("--interp", o.interp, "Value-noise interpolation: linear, cosine, cubic, quintic")
+      ->check(CLI::IsMember(perlin::interpolation_names()))
+      ->capture_default_str();
+  app.add_option("--seed", o.seed,
+                 "64-bit seed of the permutation (docs/seeding.md); default: Ken Perlin's table");
+  app.add_option("--period", o.period,
+                 "Tiling period in lattice cells, 1 to 2147483647: P for every axis, or P,P,P");
+  app.add_option("--fractal", o.fractal, "none, fbm, turbulence, ridged or billow")
+      ->check(CLI::IsMember(perlin::fractal_kind_names()))
+      ->capture_default_str();
+  app.add_option("--octaves", o.octaves, "Number of octaves, 1 to 32")->capture_default_str();
+  if (with_frequency) {
+    app.add_option("--frequency", o.frequency, "Frequency of the first octave (> 0)")
+        ->capture_default_str();
+  }
+  app.add_option("--lacunarity", o.lacunarity, "Frequency ratio between octaves (> 0)")
+      ->capture_default_str();
+  app.add_option("--persistence,--gain", o.persistence, "Amplitude ratio between octaves (>= 0)")
+      ->capture_default_str();
+  app.add_flag("--normalize", o.normalize, "Divide the fractal by the sum of its amplitudes");
+  app.add_flag("--decorrelate", o.decorrelate, "Offset each octave so they do not align");
+}
+
+}  // namespace perlin_cli
