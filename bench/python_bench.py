@@ -78,8 +78,30 @@ def numpy_noise2(x, y):
     return x1 + v * (x2 - x1)
 
 
+def dask_rows():
+    """8192x8192 fBm (8 octaves) float32: one process on every core against a LocalCluster of
+    2 worker processes (one thread each), both reducing to the maximum so that no map travels."""
+    import perlin.dask
+    from distributed import Client, LocalCluster
+
+    n = 8192
+    f = perlin.Field(fractal="fbm", octaves=8, normalize=True)
+    single = best_ns(lambda: f.grid((n, n), step=1 / 256, threads=0).max(), n * n, repeat=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster):
+        # A new origin each time: the same graph again could be served from the cluster's memory.
+        runs = iter(range(1, 100))
+        perlin.dask.grid(f, (n, n), chunks=(1024, 8192), step=1 / 256).max().compute()  # warm up
+        cluster_ns = best_ns(lambda: perlin.dask.grid(f, (n, n), chunks=(1024, 8192), step=1 / 256,
+                                                      origin=(next(runs) * 1e-3, 0)).max().compute(),
+                             n * n, repeat=2)
+    print(f"\nDask, 8192x8192 fBm 8 octaves float32: one process, every core {single:.2f} ns/sample; "
+          f"LocalCluster of 2 processes {cluster_ns:.2f} ns/sample ({cluster_ns / single:.2f}x).")
+
+
 def main():
-    bench = sys.argv[1] if len(sys.argv) > 1 else "build/release/bench/perlin_bench"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    bench = args[0] if args else "build/release/bench/perlin_bench"
     f = perlin.Field()
     rows = []
 
@@ -130,6 +152,8 @@ def main():
           f"{np2 / py_grid_mt:.0f}x slower |")
     print(f"| points3d 2^20 float32 | {py_points:.2f} | {cpp_points:.2f} | {py_points / cpp_points:.2f}x | | |")
     print(f"| exact f(x, y, z), 2^20 float64 | {py_exact:.2f} | | | | |")
+    if "--dask" in sys.argv:
+        dask_rows()
 
 
 if __name__ == "__main__":

@@ -44,3 +44,23 @@ def test_to_zarr(whole, tmp_path):
     arr = pdask.grid(FIELD, SHAPE, chunks=(64, 64), origin=ORIGIN, step=STEP)
     arr.to_zarr(str(tmp_path / "map.zarr"))
     assert np.array_equal(zarr.open(str(tmp_path / "map.zarr"))[:], whole)
+
+
+def test_the_terrain_zarr_example_at_a_small_size(tmp_path):
+    zarr = pytest.importorskip("zarr")
+    import pathlib
+    import subprocess
+    import sys
+
+    example = pathlib.Path(__file__).parents[2] / "examples" / "terrain_zarr.py"
+    out = tmp_path / "t.zarr"
+    subprocess.run([sys.executable, str(example), "--size", "512", "--chunk", "96", "--workers", "2",
+                    "--out", str(out), "--quiet"], check=True, timeout=300)
+    stored = zarr.open(str(out))[:]
+    field = perlin.Field(seed=2002, fractal="fbm", octaves=10, normalize=True, decorrelate=True)
+    heights = field.grid((512, 512), step=1 / 1024).astype(np.float64)
+    lo, hi = field.range(2)
+    want = np.clip(np.floor((heights - lo) / (hi - lo) * 65535 + 0.5), 0, 65535).astype(np.uint16)
+    assert stored.dtype == np.uint16 and stored.shape == (512, 512)
+    assert np.array_equal(stored, want)
+    assert stored.max() - stored.min() > 5000  # not flat
