@@ -22,6 +22,10 @@ enum class pixel_format { gray8, gray16, rgb8 };
 /// mismatch and perlin::io_error when the folder does not exist or cannot be written.
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
                pixel_format format, std::span<const std::uint8_t> data);
+/// The PNG file's bytes, in memory (what write_png writes).
+[[nodiscard]] std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height,
+                                                   pixel_format format,
+                                                   std::span<const std::uint8_t> data);
 /// The same into a pending file, left for the caller to publish (several files at once).
 void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
                std::span<const std::uint8_t> data);
@@ -32,6 +36,9 @@ void write_npy(const std::filesystem::path& path, std::span<const std::size_t> s
                std::span<const float> data);
 void write_npy(pending_file& file, std::span<const std::size_t> shape,
                std::span<const float> data);
+/// The .npy file's bytes, in memory (what write_npy writes).
+[[nodiscard]] std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
+                                                   std::span<const float> data);
 
 /// A decoded PNG: samples in file order, 16-bit samples as host-endian std::uint16_t bytes.
 struct png_image {

@@ -41,9 +41,9 @@ void check_writable(const std::filesystem::path& path) {
   pending_file probe(path);  // throws if the folder does not accept a new file; discarded
 }
 
-void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
-               std::span<const std::uint8_t> data) {
-  const std::filesystem::path& path = file.target();
+std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixel_format format,
+                                     std::span<const std::uint8_t> data) {
+  const std::filesystem::path path("PNG");
   const std::size_t bytes = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
@@ -68,7 +68,14 @@ void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_
   void* buf = spng_get_png_buffer(ctx.get(), &size, &rc);
   if (buf == nullptr) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
   const std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
-  file.write(buf, size);
+  const auto* encoded = static_cast<const std::uint8_t*>(buf);
+  return {encoded, encoded + size};
+}
+
+void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
+               std::span<const std::uint8_t> data) {
+  const auto png = encode_png(width, height, format, data);
+  file.write(png.data(), png.size());
 }
 
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
@@ -78,8 +85,7 @@ void write_png(const std::filesystem::path& path, std::size_t width, std::size_t
   file.publish();
 }
 
-void write_npy(pending_file& file, std::span<const std::size_t> shape,
-               std::span<const float> data) {
+std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape, std::span<const float> data) {
   std::size_t n = 1;
   std::string dims;
   for (const std::size_t d : shape) {
@@ -106,9 +112,20 @@ void write_npy(pending_file& file, std::span<const std::size_t> shape,
   prefix.push_back('\x00');
   prefix.push_back(static_cast<char>(header.size() & 0xFF));
   prefix.push_back(static_cast<char>(header.size() >> 8));
-  file.write(prefix.data(), prefix.size());
-  file.write(header.data(), header.size());
-  file.write(data.data(), data.size() * sizeof(float));
+  // One allocation and three copies (GCC 12 warns falsely, -Warray-bounds, on vector::insert here).
+  std::vector<std::uint8_t> out(prefix.size() + header.size() + data.size() * sizeof(float));
+  std::memcpy(out.data(), prefix.data(), prefix.size());
+  std::memcpy(out.data() + prefix.size(), header.data(), header.size());
+  if (!data.empty()) {
+    std::memcpy(out.data() + prefix.size() + header.size(), data.data(), data.size() * sizeof(float));
+  }
+  return out;
+}
+
+void write_npy(pending_file& file, std::span<const std::size_t> shape,
+               std::span<const float> data) {
+  const auto npy = encode_npy(shape, data);
+  file.write(npy.data(), npy.size());
 }
 
 void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
