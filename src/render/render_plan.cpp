@@ -216,6 +216,7 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   r.step = {freq, freq, freq, 1};
   if (o.tileable) resolve_tiling(o, freq, r);
   r.field = make_field(o.noise);
+  r.noise = o.noise;
   resolve_placement(o, r);
   resolve_range(o, r);
   check_memory(r);

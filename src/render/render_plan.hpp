@@ -46,6 +46,7 @@ inline constexpr std::int64_t k_max_depth = 2147483647;
 
 struct render_plan {
   perlin::field field;
+  noise_options noise;  // the field's options after the preset filled in what was not given
   formula f = formula::plain;
   std::string output;
   bool png = true;

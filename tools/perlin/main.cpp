@@ -14,6 +14,7 @@
 #include "eval.hpp"
 #include "noise_flags.hpp"
 #include "render.hpp"
+#include "serve.hpp"
 #include "perlin/error.hpp"
 #include "perlin/pending_file.hpp"
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   perlin_cli::add_eval_command(app, run);
   perlin_cli::add_render_command(app, run);
   perlin_cli::add_targets_command(app, run);
+  perlin_cli::add_serve_command(app, run);
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string valid;

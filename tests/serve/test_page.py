@@ -1,0 +1,105 @@
+"""The preview page in a real headless Chromium (Debian's chromium and chromium-driver, driven
+by python3-selenium): it loads without console errors, shows the picture, redraws when octaves
+and seed change, its command writes the very bytes it shows, a bad value shows the error and
+keeps the picture, and the URL restores the state. Takes the README's screenshot."""
+import os
+import shlex
+import subprocess
+import urllib.request
+
+import pytest
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1200,900",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    yield driver
+    driver.quit()
+
+
+def picture(driver, old_src=None, timeout=20):
+    """Waits until #preview shows a loaded picture (a new one if old_src is given)."""
+    def ready(d):
+        img = d.find_element(By.ID, "preview")
+        src = img.get_attribute("src")
+        loaded = d.execute_script("const i = arguments[0]; return i.complete && i.naturalWidth > 0;", img)
+        return src if loaded and src and src != old_src else False
+    return WebDriverWait(driver, timeout).until(ready)
+
+
+def set_control(driver, name, value):
+    driver.execute_script(
+        "const c = document.querySelector(`[name='${arguments[0]}']`); c.value = arguments[1];"
+        "c.dispatchEvent(new Event(c.tagName === 'SELECT' ? 'change' : 'input'));", name, value)
+
+
+def fetch(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.read()
+
+
+def test_the_page(browser, server, perlin_exe, tmp_path):
+    browser.get(server + "?preset=clouds&size=256x192")
+    src = picture(browser)
+    first = fetch(src)
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == []
+
+    # Changing octaves, then the seed, changes the picture.
+    set_control(browser, "octaves", "3")
+    src2 = picture(browser, src)
+    assert "octaves=3" in src2 and fetch(src2) != first
+    set_control(browser, "seed", "77")
+    src3 = picture(browser, src2)
+    shown = fetch(src3)
+    assert shown != fetch(src2)
+
+    # The command beside the picture writes exactly the bytes the page shows.
+    command = WebDriverWait(browser, 10).until(
+        lambda d: d.find_element(By.ID, "command").text if "--seed 77" in d.find_element(By.ID, "command").text else False)
+    words = shlex.split(command)
+    assert words[:3] == ["perlin", "render", "-o"]
+    words[0] = perlin_exe
+    words[3] = str(tmp_path / "noise.png")
+    subprocess.run(words, check=True)
+    assert (tmp_path / "noise.png").read_bytes() == shown
+
+    # A bad value shows its message and keeps the last good picture.
+    set_control(browser, "octaves", "0")
+    WebDriverWait(browser, 10).until(lambda d: "octaves" in d.find_element(By.ID, "error").text)
+    assert "must be 1 to 32" in browser.find_element(By.ID, "error").text
+    assert browser.find_element(By.ID, "preview").get_attribute("src") == src3
+    set_control(browser, "octaves", "3")
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "error").text == "")
+
+    # The URL holds the state: a reload restores the controls and the same picture.
+    browser.refresh()
+    src4 = picture(browser)
+    assert browser.execute_script("return document.querySelector(\"[name='seed']\").value") == "77"
+    assert browser.execute_script("return document.querySelector(\"[name='octaves']\").value") == "3"
+    assert fetch(src4) == shown
+
+    shot = os.environ.get("PERLIN_SCREENSHOT")
+    if shot:
+        browser.get(server + "?preset=terrain&size=512x384&seed=7")
+        picture(browser)
+        browser.save_screenshot(shot)

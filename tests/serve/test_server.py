@@ -1,0 +1,100 @@
+"""`perlin serve` without a browser: what it serves, every bad request (status and the CLI's
+message, and it keeps serving), 200 concurrent requests, a clean stop on SIGINT and SIGTERM."""
+import concurrent.futures
+import http.client
+import json
+import signal
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from conftest import start_server
+
+
+def get(url, path):
+    u = urllib.parse.urlparse(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.request("GET", path)
+    res = conn.getresponse()
+    body = res.read()
+    conn.close()
+    return res.status, res.getheader("Content-Type"), body
+
+
+def test_the_page_and_a_render(server, perlin_exe, tmp_path):
+    status, ctype, page = get(server, "/")
+    assert status == 200 and ctype.startswith("text/html")
+    for name in ("preset", "seed", "octaves", "fractal", "colormap", "bits", "tileable", "size"):
+        assert f'name="{name}"' in page.decode()
+    status, ctype, png = get(server, "/render.png?preset=clouds&size=96x64&seed=5")
+    assert status == 200 and ctype == "image/png"
+    # the same bytes as the command line writes
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "c.png"), "--preset", "clouds",
+                    "--size", "96x64", "--seed", "5"], check=True)
+    assert png == (tmp_path / "c.png").read_bytes()
+    status, _, npy = get(server, "/render.npy?size=16x8&fractal=fbm&octaves=3")
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "v.npy"), "--size", "16x8",
+                    "--fractal", "fbm", "--octaves", "3"], check=True)
+    assert status == 200 and npy == (tmp_path / "v.npy").read_bytes()
+
+
+def test_stats_hold_the_command_and_code(server):
+    status, _, body = get(server, "/stats.json?preset=terrain&size=128x96&octaves=5&seed=42&tileable=1")
+    assert status == 200
+    s = json.loads(body)
+    assert s["command"] == "perlin render -o noise.png --preset terrain --size 128x96 --seed 42 --octaves 5 --tileable"
+    assert "spec.seed = 42u;" in s["cpp"] and "spec.octaves = 5;" in s["cpp"]
+    assert s["python"].startswith('import perlin\n\npixels = perlin.render("terrain", size=(128, 96), seed=42, octaves=5, tileable=True)')
+    assert len(s["histogram"]) == 64 and sum(s["histogram"]) == 128 * 96
+    assert s["min"] <= s["mean"] <= s["max"]
+    assert s["ms"] > 0
+
+
+@pytest.mark.parametrize("path,status,message", [
+    ("/render.png?octaves=0", 400, "octaves: must be 1 to 32, got 0"),
+    ("/render.png?size=0x0", 400, "--size"),
+    ("/render.png?frequency=nan", 400, "--frequency"),
+    ("/render.png?bogus=1", 400, "unknown option 'bogus'"),
+    ("/render.png?size=100000x100000", 400, "bytes of memory"),
+    ("/render.png?size=4096x4096", 400, "previews are at most 2048x2048"),
+    ("/stats.json?seed=-3", 400, "--seed"),
+    ("/render.png?preset=velvet", 400, "--preset: unknown 'velvet'"),
+    ("/render.png?size=%zz", 400, "--size"),
+    ("/render.png?fractal=ridged&octaves=32&lacunarity=1e300", 400, "lacunarity: the frequency of octave"),
+    ("/../../etc/passwd", 404, "not found"),
+    ("/etc/passwd", 404, "not found"),
+    ("/render.gif", 404, "not found"),
+])
+def test_bad_requests_get_their_status_and_message(server, path, status, message):
+    got, ctype, body = get(server, path)
+    assert got == status
+    assert ctype == "application/json"
+    assert message in json.loads(body)["error"]
+    assert get(server, "/render.png?size=8x8")[0] == 200  # and it keeps serving
+
+
+def test_two_hundred_concurrent_requests(server):
+    _, _, want = get(server, "/render.png?preset=ridges&size=64x64")
+    with concurrent.futures.ThreadPoolExecutor(32) as pool:
+        answers = list(pool.map(lambda _: get(server, "/render.png?preset=ridges&size=64x64"), range(200)))
+    assert all(status == 200 and body == want for status, _, body in answers)
+
+
+def test_a_large_request_is_refused(server):
+    got, _, _ = get(server, "/render.png?seed=" + "1" * 100000)
+    assert got in (400, 414, 413)
+    assert get(server, "/render.png?size=8x8")[0] == 200
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_stops_cleanly_on_signals(perlin_exe, sig):
+    proc, url = start_server(perlin_exe)
+    assert get(url, "/render.png?size=8x8")[0] == 200
+    start = time.monotonic()
+    proc.send_signal(sig)
+    assert proc.wait(timeout=10) == 0
+    assert time.monotonic() - start < 5
+    assert "stopped" in proc.stderr.read()

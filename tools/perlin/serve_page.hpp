@@ -1,0 +1,173 @@
+// The preview page of `perlin serve`: HTML, CSS and JavaScript in one string, no network needed.
+// Every control is named as the `perlin render` option it sets; the URL's query holds the state.
+#pragma once
+
+namespace perlin_cli {
+
+inline constexpr const char* k_page = R"PAGE(<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>perlin preview</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<style>
+body { font: 14px system-ui, sans-serif; margin: 0; display: flex; gap: 16px; padding: 12px; background: #f4f4f2; color: #222; }
+#controls { width: 260px; flex: none; }
+#controls label { display: flex; justify-content: space-between; align-items: center; margin: 3px 0; }
+#controls input[type=text], #controls input[type=number], #controls select { width: 130px; }
+#view { flex: 1; min-width: 0; }
+#preview { image-rendering: pixelated; cursor: grab; max-width: 100%; border: 1px solid #bbb; background: #ddd; }
+#tiled { display: none; border: 1px solid #bbb; margin-top: 8px; }
+#error { color: #b00020; min-height: 1.4em; font-weight: 600; }
+pre { background: #fff; border: 1px solid #ccc; padding: 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
+#stats { font-variant-numeric: tabular-nums; }
+h1 { font-size: 16px; margin: 0 0 8px; }
+.row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+</style></head>
+<body>
+<div id="controls">
+<h1>perlin preview</h1>
+<label>preset <select name="preset"><option value="">(plain)</option><option>plain</option><option>clouds</option><option>marble</option><option>wood</option><option>terrain</option><option>ridges</option></select></label>
+<label>size <input type="text" name="size" placeholder="512x512"></label>
+<label>noise <select name="noise"><option value="">(preset)</option><option>improved</option><option>value</option></select></label>
+<label>interp <select name="interp"><option value="">(preset)</option><option>linear</option><option>cosine</option><option>cubic</option><option>quintic</option></select></label>
+<label>seed <input type="text" name="seed" placeholder="Ken Perlin's"></label>
+<label>period <input type="text" name="period" placeholder="none"></label>
+<label>fractal <select name="fractal"><option value="">(preset)</option><option>none</option><option>fbm</option><option>turbulence</option><option>ridged</option><option>billow</option></select></label>
+<label>octaves <input type="number" name="octaves" min="1" max="32" placeholder="preset"></label>
+<label>frequency <input type="text" name="frequency" placeholder="preset"></label>
+<label>lacunarity <input type="text" name="lacunarity" placeholder="preset"></label>
+<label>persistence <input type="text" name="persistence" placeholder="preset"></label>
+<label>normalize <input type="checkbox" name="normalize"></label>
+<label>decorrelate <input type="checkbox" name="decorrelate"></label>
+<label>colormap <select name="colormap"><option value="">(preset)</option><option>grey</option><option>clouds</option><option>marble</option><option>wood</option><option>terrain</option><option>heat</option></select></label>
+<label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
+<label>tileable <input type="checkbox" name="tileable"></label>
+<label>origin <input type="text" name="origin" placeholder="0,0"></label>
+<p>Drag the picture to pan, use the wheel to zoom.</p>
+<div class="row"><a id="download-png" download="noise.png" href="#">PNG</a>
+<a id="download-npy" download="noise.npy" href="#">.npy</a>
+<label>export size <input type="text" id="export-size" placeholder="as shown" style="width:90px"></label></div>
+</div>
+<div id="view">
+<div id="error" role="alert"></div>
+<img id="preview" alt="noise preview" draggable="false">
+<div id="tiled" title="2x2 tiles: the seams should not show"></div>
+<div id="stats"></div>
+<canvas id="histogram" width="256" height="60"></canvas>
+<div class="row"><b>Command</b> <button id="copy" type="button">copy</button></div>
+<pre id="command"></pre>
+<b>C++</b><pre id="cpp"></pre>
+<b>Python</b><pre id="python"></pre>
+</div>
+<script>
+"use strict";
+const controls = Array.from(document.querySelectorAll("#controls [name]"));
+const preview = document.getElementById("preview");
+const errorBox = document.getElementById("error");
+let last = null;          // the stats of the picture shown
+let generation = 0;       // newer requests supersede older ones
+let pending = null;
+
+function state() {
+  const q = new URLSearchParams();
+  for (const c of controls) {
+    if (c.type === "checkbox") { if (c.checked) q.set(c.name, "1"); }
+    else if (c.value.trim() !== "") q.set(c.name, c.value.trim());
+  }
+  return q;
+}
+
+function restore() {
+  const q = new URLSearchParams(location.search);
+  for (const c of controls) {
+    if (c.type === "checkbox") c.checked = q.get(c.name) === "1" || q.get(c.name) === "true";
+    else c.value = q.get(c.name) ?? "";
+  }
+}
+
+function exportQuery() {
+  const q = state();
+  const size = document.getElementById("export-size").value.trim();
+  if (size) q.set("size", size);
+  q.set("download", "1");
+  return q.toString();
+}
+
+function drawHistogram(h) {
+  const cv = document.getElementById("histogram"), g = cv.getContext("2d");
+  g.clearRect(0, 0, cv.width, cv.height);
+  const top = Math.max(...h, 1), w = cv.width / h.length;
+  g.fillStyle = "#557";
+  h.forEach((n, i) => { const bar = n / top * cv.height; g.fillRect(i * w, cv.height - bar, w - 1, bar); });
+}
+
+async function update() {
+  const q = state();
+  const query = q.toString();
+  history.replaceState(null, "", query ? "?" + query : location.pathname);
+  const mine = ++generation;
+  if (pending) pending.abort();
+  pending = new AbortController();
+  let res;
+  try {
+    res = await fetch("/stats.json?" + query, { signal: pending.signal });
+  } catch (e) { return; }  // superseded
+  const body = await res.json();
+  if (mine !== generation) return;  // a newer request is on its way: drop this answer
+  if (!res.ok) { errorBox.textContent = body.error; return; }  // the last good picture stays
+  errorBox.textContent = "";
+  last = body;
+  preview.src = "/render.png?" + query;
+  const tiled = document.getElementById("tiled");
+  if (q.get("tileable")) {
+    tiled.style.display = "block";
+    tiled.style.width = 2 * body.width + "px";
+    tiled.style.height = 2 * body.height + "px";
+    tiled.style.backgroundImage = "url('/render.png?" + query + "')";
+  } else {
+    tiled.style.display = "none";
+  }
+  document.getElementById("stats").textContent =
+    `render ${body.ms.toFixed(1)} ms · min ${body.min.toFixed(4)} · max ${body.max.toFixed(4)} · mean ${body.mean.toFixed(4)} · mapped [${body.lo.toFixed(4)}, ${body.hi.toFixed(4)}]`;
+  drawHistogram(body.histogram);
+  document.getElementById("command").textContent = body.command;
+  document.getElementById("cpp").textContent = body.cpp;
+  document.getElementById("python").textContent = body.python;
+  document.getElementById("download-png").href = "/render.png?" + exportQuery();
+  document.getElementById("download-npy").href = "/render.npy?" + exportQuery();
+}
+
+for (const c of controls) c.addEventListener(c.type === "checkbox" || c.tagName === "SELECT" ? "change" : "input", update);
+document.getElementById("export-size").addEventListener("input", update);
+document.getElementById("copy").addEventListener("click", () => navigator.clipboard?.writeText(document.getElementById("command").textContent));
+
+function field(name) { return controls.find(c => c.name === name); }
+function fmt(v) { return String(Number(v.toPrecision(12))); }
+
+// Pan: dragging moves the origin by the pixels dragged times the pixel step.
+let drag = null;
+preview.addEventListener("mousedown", e => { if (last) drag = { x: e.clientX, y: e.clientY, origin: last.origin.slice(), step: last.step.slice() }; });
+window.addEventListener("mouseup", e => {
+  if (!drag) return;
+  const scale = preview.naturalWidth / preview.clientWidth || 1;
+  const dx = (e.clientX - drag.x) * scale, dy = (e.clientY - drag.y) * scale;
+  if (dx || dy) {
+    field("origin").value = fmt(drag.origin[0] - dx * drag.step[0]) + "," + fmt(drag.origin[1] - dy * drag.step[1]);
+    update();
+  }
+  drag = null;
+});
+// Zoom: the wheel scales the pixel step about the top-left corner.
+preview.addEventListener("wheel", e => {
+  if (!last) return;
+  e.preventDefault();
+  field("frequency").value = fmt(last.step[0] * (e.deltaY > 0 ? 1.25 : 0.8));
+  update();
+}, { passive: false });
+
+restore();
+update();
+</script>
+</body></html>
+)PAGE";
+
+}  // namespace perlin_cli
