@@ -263,6 +263,10 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
   };
   check("--scale 8", [&](double i, double j) { return n.noise2d(i / 8, j / 8); });
   check("--frequency 0.2 --origin 1.5,-2", [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
+  // Three or four origin values: the slice of the 3-D or 4-D field.
+  check("--frequency 0.2 --origin 1.5,-2,0.75", [&](double i, double j) { return n.noise3d(1.5 + i * 0.2, -2 + j * 0.2, 0.75); });
+  check("--frequency 0.2 --origin 1.5,-2,0.75,-0.5",
+        [&](double i, double j) { return n.noise4d(1.5 + i * 0.2, -2 + j * 0.2, 0.75, -0.5); });
   // --origin X,Y,Z: the slice z = Z of the 3-D noise (a 2-D image samples noise2d, the z = 0
   // slice, unless frames or a volume make it 3-D); frames take z = Z + (K + k) * T.
   {

@@ -132,6 +132,9 @@ void resolve_placement(const render_options& o, render_plan& r) {
   if (!o.origin.empty()) {
     const auto v = parse_list(o.origin, "--origin", 2, 4);
     for (std::size_t k = 0; k < v.size(); ++k) r.origin[k] = v[k];
+    // An image with --origin X,Y,Z (or X,Y,Z,W) is the slice z = Z (and w = W) of the 3-D (4-D)
+    // field; frames and volumes already sample those axes.
+    if (r.frames == 0 && r.depth == 0) r.dims = v.size();
   } else if (r.f == formula::wood) {
     // Rings around the image's centre unless told otherwise.
     r.origin[0] = -0.5 * static_cast<double>(r.width) * r.step[0];

@@ -98,6 +98,17 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
     assert browser.execute_script("return document.querySelector(\"[name='octaves']\").value") == "3"
     assert fetch(src4) == shown
 
+    # The z slider renders the slice z = Z of the 3-D field (--origin X,Y,Z).
+    browser.execute_script("const z = document.getElementById('z'); z.value = 0.5; z.dispatchEvent(new Event('input'));")
+    src5 = picture(browser, src4)
+    assert "origin=0%2C0%2C0.5" in src5 or "origin=0,0,0.5" in src5
+    # Play steps (z, w) around a circle: the origin gets four values and the picture changes.
+    browser.find_element(By.ID, "play").click()
+    src6 = picture(browser, src5)
+    browser.find_element(By.ID, "play").click()
+    assert browser.execute_script("return document.querySelector(\"[name='origin']\").value").count(",") == 3
+    assert fetch(src6) != fetch(src5)
+
     shot = os.environ.get("PERLIN_SCREENSHOT")
     if shot:
         browser.get(server + "?preset=terrain&size=512x384&seed=7")

@@ -42,6 +42,8 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
 <label>tileable <input type="checkbox" name="tileable"></label>
 <label>origin <input type="text" name="origin" placeholder="0,0"></label>
+<label>z slice <input type="range" id="z" min="-4" max="4" step="0.01" value="0"></label>
+<div class="row"><button type="button" id="play">play loop</button> <span>(4-D: z, w on a circle)</span></div>
 <p>Drag the picture to pan, use the wheel to zoom.</p>
 <div class="row"><a id="download-png" download="noise.png" href="#">PNG</a>
 <a id="download-npy" download="noise.npy" href="#">.npy</a>
@@ -164,7 +166,35 @@ preview.addEventListener("wheel", e => {
   update();
 }, { passive: false });
 
+// The z slider sets the third origin value: the slice z = Z of the 3-D field.
+function originParts() {
+  const v = field("origin").value.trim();
+  const p = v ? v.split(",").map(Number) : [];
+  while (p.length < 2) p.push(0);
+  return p;
+}
+document.getElementById("z").addEventListener("input", e => {
+  const p = originParts().slice(0, 2);
+  field("origin").value = p.map(fmt).join(",") + "," + fmt(Number(e.target.value));
+  update();
+});
+// Play: (z, w) = (cos, sin) of 2 pi k / 48, the frames of `--frames 48 --loop`, one after another.
+let timer = null, frame = 0;
+document.getElementById("play").addEventListener("click", e => {
+  if (timer) { clearInterval(timer); timer = null; e.target.textContent = "play loop"; return; }
+  e.target.textContent = "stop";
+  timer = setInterval(() => {
+    const p = originParts().slice(0, 2), a = 2 * Math.PI * (frame++ % 48) / 48;
+    field("origin").value = p.map(fmt).join(",") + "," + fmt(Math.cos(a)) + "," + fmt(Math.sin(a));
+    update();
+  }, 120);
+});
+
 restore();
+{
+  const p = originParts();
+  if (p.length >= 3) document.getElementById("z").value = p[2];
+}
 update();
 </script>
 </body></html>
