@@ -353,7 +353,9 @@ TEST(CliRender, AnInterruptedRenderLeavesTheOldFileAndNothingElse) {
         const int status = interrupt_after(*args, d.path, ms, sig);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;  // finished first: fine
         ++interrupted;
-        if (sig == SIGKILL) {
+        if (sig == SIGKILL || (WIFSIGNALED(status) && WTERMSIG(status) == sig)) {
+          // SIGKILL; or SIGINT/SIGTERM before main installed its handlers (a slow start, as
+          // under TSan): the default action ended it, before anything was written.
           EXPECT_TRUE(WIFSIGNALED(status));
         } else {
           ASSERT_TRUE(WIFEXITED(status)) << status;
