@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perlin/field.hpp"
@@ -28,6 +29,13 @@ struct field_spec {
   double persistence = 0.5;         ///< also called gain
   bool normalize = false;
   bool decorrelate = false;
+
+  /// Sets one option from text, by its command-line name without "--" and with the command
+  /// line's syntax (seed "42", period "16" or "16,8,4", octaves "6", normalize "1" or "0", gain
+  /// as another name for persistence): the entry point of the C API and the bindings. Throws
+  /// perlin::invalid_argument naming the option; the spec is unchanged then. Names and values
+  /// of the enums and ranges are checked by make_field.
+  void set(std::string_view option, std::string_view value);
 };
 
 /// Builds the field. Throws perlin::invalid_argument naming the option ("octaves: must be 1 to

@@ -1,0 +1,100 @@
+/* perlin: Ken Perlin's improved noise, exact and fast. The C API (C99 and C++).
+ *
+ * A field is an opaque handle made with perlin_field_new() (Ken Perlin's improved noise, the
+ * defaults of the `perlin` command) and changed with perlin_field_set(), which takes every option
+ * of `perlin eval`/`perlin render` by its command-line name and syntax ("seed" "42", "octaves" "6",
+ * "period" "16" or "16,8,4", "normalize" "1"), so a binding never changes when an option is added.
+ *
+ * Errors: functions that can fail return 0 or a negative PERLIN_E_* code, and
+ * perlin_last_error() gives the library's message for the calling thread ("octaves: must be 1 to
+ * 32, got 0"). No C++ exception crosses this boundary; null pointers and wrong sizes are errors,
+ * not crashes. Evaluation is thread safe on a field nobody is changing.
+ *
+ * Link with `pkg-config --cflags --libs perlin` (the shared library exports perlin_* only).
+ */
+#ifndef PERLIN_PERLIN_H
+#define PERLIN_PERLIN_H
+
+#include <stddef.h>
+
+#define PERLIN_VERSION_MAJOR 0
+#define PERLIN_VERSION_MINOR 1
+#define PERLIN_VERSION_PATCH 0
+
+#if defined(_WIN32) && defined(PERLIN_BUILDING_C_API)
+#define PERLIN_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define PERLIN_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define PERLIN_API __attribute__((visibility("default")))
+#else
+#define PERLIN_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+#define PERLIN_OK 0
+#define PERLIN_E_NULL (-1)     /* a null pointer where one is required */
+#define PERLIN_E_OPTION (-2)   /* an unknown option name */
+#define PERLIN_E_VALUE (-3)    /* a value outside the option's domain, or malformed */
+#define PERLIN_E_SIZE (-4)     /* dims not 1 to 4, a zero count, a buffer of the wrong length */
+#define PERLIN_E_MEMORY (-5)   /* out of memory */
+#define PERLIN_E_INTERNAL (-6) /* anything else (a bug: please report it) */
+
+typedef struct perlin_field perlin_field;
+
+/* "0.1.0": the library's version; PERLIN_VERSION_* are the header's. */
+PERLIN_API const char* perlin_version(void);
+
+/* The message of the last failed call on this thread ("" if none). Valid until the next call. */
+PERLIN_API const char* perlin_last_error(void);
+
+/* A new field: Ken Perlin's improved noise, no fractal (the defaults of `perlin eval`). NULL when
+ * out of memory. */
+PERLIN_API perlin_field* perlin_field_new(void);
+/* A copy of `field` (NULL for NULL or out of memory). */
+PERLIN_API perlin_field* perlin_field_clone(const perlin_field* field);
+/* Frees the field; NULL is fine. */
+PERLIN_API void perlin_field_free(perlin_field* field);
+
+/* Sets one option by its command-line name, without "--": noise, interp, seed, period, fractal,
+ * octaves, frequency, lacunarity, persistence (or gain), normalize, decorrelate. Values use the
+ * command line's syntax; flags take "1"/"true" or "0"/"false". On failure the field is unchanged.
+ * Returns PERLIN_OK, PERLIN_E_NULL, PERLIN_E_OPTION or PERLIN_E_VALUE. */
+PERLIN_API int perlin_field_set(perlin_field* field, const char* option, const char* value);
+
+/* The field at a point of `dims` (1 to 4) coordinates: the exact double path, bit for bit the C++
+ * library and `perlin eval`. NaN (and perlin_last_error set) for a null pointer or bad dims. */
+PERLIN_API double perlin_field_eval(const perlin_field* field, int dims, const double* coords);
+
+/* The value and its `dims` analytic partial derivatives. Returns PERLIN_OK or an error. */
+PERLIN_API int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords,
+                                       double* value, double* gradient);
+
+/* A uniform grid of `dims` axes, x fastest: sample (i, j, ...) at (origin[0] + i*step[0], ...);
+ * count, origin and step hold `dims` values; out_len must be the product of the counts. float:
+ * the SIMD path, the same bits as the C++ fill_grid (within 2e-6 times the sum of the octave
+ * amplitudes of the exact path); double: the exact path. threads: 0 = every core, 1 = the caller.
+ * Results are the same for every thread count. */
+PERLIN_API int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count,
+                                const double* origin, const double* step, float* out,
+                                size_t out_len, int threads);
+PERLIN_API int perlin_fill_grid_double(const perlin_field* field, int dims, const size_t* count,
+                                       const double* origin, const double* step, double* out,
+                                       size_t out_len, int threads);
+
+/* A batch of n points: coords[k] points to the n values of axis k (k < dims). */
+PERLIN_API int perlin_eval_points(const perlin_field* field, int dims, const float* const* coords,
+                                  size_t n, float* out, int threads);
+PERLIN_API int perlin_eval_points_double(const perlin_field* field, int dims,
+                                         const double* const* coords, size_t n, double* out,
+                                         int threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERLIN_PERLIN_H */

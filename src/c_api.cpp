@@ -1,0 +1,185 @@
+// The C API (include/perlin/perlin.h) over the C++ library: handles hold a field_spec and the
+// field built from it; every call catches everything and turns it into a status and a
+// thread-local message, so no exception crosses the boundary.
+#define PERLIN_BUILDING_C_API
+#include "perlin/perlin.h"
+
+#include <cmath>
+#include <limits>
+#include <new>
+#include <span>
+#include <string>
+
+#include "perlin/error.hpp"
+#include "perlin/field_spec.hpp"
+#include "perlin/grid.hpp"
+
+struct perlin_field {
+  perlin::field_spec spec;
+  perlin::field field;
+};
+
+namespace {
+
+thread_local std::string g_error;
+
+int fail(int code, std::string message) {
+  g_error = std::move(message);
+  return code;
+}
+
+/// Runs `body`; the library's exceptions become status codes with their message.
+template <class F>
+int guarded(F&& body) noexcept {
+  try {
+    body();
+    return PERLIN_OK;
+  } catch (const perlin::invalid_argument& e) {
+    const std::string m = e.what();
+    if (m.rfind("option: unknown option", 0) == 0) return fail(PERLIN_E_OPTION, m);
+    const bool size = m.rfind("dims", 0) == 0 || m.rfind("count", 0) == 0 || m.rfind("out", 0) == 0 ||
+                      m.rfind("point", 0) == 0;
+    return fail(size ? PERLIN_E_SIZE : PERLIN_E_VALUE, m);
+  } catch (const std::bad_alloc&) {
+    return fail(PERLIN_E_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(PERLIN_E_INTERNAL, e.what());
+  } catch (...) {
+    return fail(PERLIN_E_INTERNAL, "unknown error");
+  }
+}
+
+int check_dims(int dims) {
+  if (dims < 1 || dims > 4) return fail(PERLIN_E_SIZE, "dims: must be 1 to 4, got " + std::to_string(dims));
+  return PERLIN_OK;
+}
+
+template <class T>
+int fill(const perlin_field* f, int dims, const size_t* count, const double* origin, const double* step,
+         T* out, size_t out_len, int threads) {
+  if (f == nullptr || count == nullptr || origin == nullptr || step == nullptr || out == nullptr) {
+    return fail(PERLIN_E_NULL, "field, count, origin, step and out must not be null");
+  }
+  if (const int rc = check_dims(dims); rc != PERLIN_OK) return rc;
+  if (threads < 0) return fail(PERLIN_E_VALUE, "threads: must be >= 0 (0 = every core)");
+  return guarded([&] {
+    perlin::grid g;
+    g.dims = static_cast<std::size_t>(dims);
+    for (int k = 0; k < dims; ++k) {
+      g.count[k] = count[k];
+      g.origin[k] = origin[k];
+      g.step[k] = step[k];
+    }
+    (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len), {.threads = static_cast<unsigned>(threads)});
+  });
+}
+
+template <class T>
+int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T* out, int threads) {
+  if (f == nullptr || coords == nullptr || (out == nullptr && n > 0)) {
+    return fail(PERLIN_E_NULL, "field, coords and out must not be null");
+  }
+  if (const int rc = check_dims(dims); rc != PERLIN_OK) return rc;
+  if (threads < 0) return fail(PERLIN_E_VALUE, "threads: must be >= 0 (0 = every core)");
+  for (int k = 0; k < dims; ++k) {
+    if (coords[k] == nullptr && n > 0) return fail(PERLIN_E_NULL, "coords: axis " + std::to_string(k) + " is null");
+  }
+  if (n == 0) return PERLIN_OK;
+  return guarded([&] {
+    perlin::point_set<T> ps;
+    std::span<const T>* axes[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
+    for (int k = 0; k < dims; ++k) *axes[k] = std::span<const T>(coords[k], n);
+    perlin::eval_points(f->field, ps, std::span<T>(out, n), {.threads = static_cast<unsigned>(threads)});
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* perlin_version(void) { return "0.1.0"; }
+
+const char* perlin_last_error(void) { return g_error.c_str(); }
+
+perlin_field* perlin_field_new(void) {
+  try {
+    return new perlin_field{};
+  } catch (...) {
+    fail(PERLIN_E_MEMORY, "out of memory");
+    return nullptr;
+  }
+}
+
+perlin_field* perlin_field_clone(const perlin_field* field) {
+  if (field == nullptr) {
+    fail(PERLIN_E_NULL, "field must not be null");
+    return nullptr;
+  }
+  try {
+    return new perlin_field(*field);
+  } catch (...) {
+    fail(PERLIN_E_MEMORY, "out of memory");
+    return nullptr;
+  }
+}
+
+void perlin_field_free(perlin_field* field) { delete field; }
+
+int perlin_field_set(perlin_field* field, const char* option, const char* value) {
+  if (field == nullptr || option == nullptr || value == nullptr) {
+    return fail(PERLIN_E_NULL, "field, option and value must not be null");
+  }
+  return guarded([&] {
+    perlin::field_spec spec = field->spec;
+    spec.set(option, value);
+    perlin::field built = perlin::make_field(spec);  // checks the whole spec
+    field->spec = std::move(spec);
+    field->field = std::move(built);
+  });
+}
+
+double perlin_field_eval(const perlin_field* field, int dims, const double* coords) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  if (field == nullptr || coords == nullptr) {
+    fail(PERLIN_E_NULL, "field and coords must not be null");
+    return nan;
+  }
+  if (check_dims(dims) != PERLIN_OK) return nan;
+  double v = nan;
+  guarded([&] { v = field->field.eval(std::span<const double>(coords, static_cast<std::size_t>(dims))); });
+  return v;
+}
+
+int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords, double* value,
+                            double* gradient) {
+  if (field == nullptr || coords == nullptr || value == nullptr || gradient == nullptr) {
+    return fail(PERLIN_E_NULL, "field, coords, value and gradient must not be null");
+  }
+  if (const int rc = check_dims(dims); rc != PERLIN_OK) return rc;
+  return guarded([&] {
+    const auto d = static_cast<std::size_t>(dims);
+    *value = field->field.eval(std::span<const double>(coords, d), std::span<double>(gradient, d));
+  });
+}
+
+int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
+                     const double* step, float* out, size_t out_len, int threads) {
+  return fill(field, dims, count, origin, step, out, out_len, threads);
+}
+
+int perlin_fill_grid_double(const perlin_field* field, int dims, const size_t* count, const double* origin,
+                            const double* step, double* out, size_t out_len, int threads) {
+  return fill(field, dims, count, origin, step, out, out_len, threads);
+}
+
+int perlin_eval_points(const perlin_field* field, int dims, const float* const* coords, size_t n, float* out,
+                       int threads) {
+  return points(field, dims, coords, n, out, threads);
+}
+
+int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords, size_t n,
+                              double* out, int threads) {
+  return points(field, dims, coords, n, out, threads);
+}
+
+}  // extern "C"

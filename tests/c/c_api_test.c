@@ -1,0 +1,130 @@
+/* The C API from C99 (compiled with -std=c99 -Wall -Wextra -pedantic -Werror): Ken Perlin's
+ * reference values bit for bit, options by name, bulk calls, and every error code with a
+ * message that names the option. Usage: c_api_test PATH/improved_noise_3d.txt */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perlin/perlin.h>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                   \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                     \
+    }                                                                 \
+  } while (0)
+
+static void expect_error(int rc, int code, const char* mentions) {
+  CHECK(rc == code);
+  if (strstr(perlin_last_error(), mentions) == NULL) {
+    fprintf(stderr, "message '%s' does not mention '%s'\n", perlin_last_error(), mentions);
+    ++failures;
+  }
+}
+
+int main(int argc, char** argv) {
+  perlin_field* f = perlin_field_new();
+  perlin_field* g;
+  FILE* data;
+  double p[4], v, want, grad[4], value;
+  int rows = 0;
+  size_t count[2] = {33, 17};
+  double origin[2] = {-3.5, 1.25}, step[2] = {0.1, 0.07};
+  float grid[33 * 17];
+  double grid_exact[33 * 17];
+  float xs[5] = {0.5f, 1.5f, -2.25f, 3.0f, 100.75f}, ys[5] = {0.25f, 0.5f, 0.75f, 1.0f, -7.5f};
+  const float* axes[2];
+  float out[5];
+  size_t i;
+
+  if (argc < 2) return 2;
+  CHECK(f != NULL);
+  CHECK(strcmp(perlin_version(), "0.1.0") == 0);
+  CHECK(PERLIN_VERSION_MAJOR == 0 && PERLIN_VERSION_MINOR == 1);
+
+  /* Every reference value, bit for bit. */
+  data = fopen(argv[1], "r");
+  CHECK(data != NULL);
+  while (data != NULL && fscanf(data, "%lf %lf %lf %lf", &p[0], &p[1], &p[2], &want) == 4) {
+    v = perlin_field_eval(f, 3, p);
+    if (v != want) {
+      fprintf(stderr, "noise(%.17g, %.17g, %.17g) = %.17g, want %.17g\n", p[0], p[1], p[2], v, want);
+      ++failures;
+    }
+    ++rows;
+  }
+  if (data != NULL) fclose(data);
+  CHECK(rows == 1201);
+  p[0] = 3.14; p[1] = 42; p[2] = 7;
+  CHECK(perlin_field_eval(f, 3, p) == 0.13691995878400012);
+
+  /* Options by their command-line names. */
+  CHECK(perlin_field_set(f, "seed", "42") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "fractal", "fbm") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "octaves", "6") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "period", "16,8") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "normalize", "1") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "gain", "0.6") == PERLIN_OK);
+  g = perlin_field_clone(f);
+  CHECK(g != NULL);
+  p[0] = 0.3; p[1] = 0.7;
+  CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p));
+  p[0] += 16; /* period 16 along x, at every octave */
+  CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p));
+  CHECK(perlin_field_eval_deriv(f, 2, p, &value, grad) == PERLIN_OK);
+  CHECK(value == perlin_field_eval(f, 2, p));
+  CHECK(isfinite(grad[0]) && isfinite(grad[1]));
+
+  /* Bulk: the float grid within the tolerance of the exact one; points. */
+  CHECK(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 0) == PERLIN_OK);
+  CHECK(perlin_fill_grid_double(f, 2, count, origin, step, grid_exact, 33 * 17, 2) == PERLIN_OK);
+  for (i = 0; i < 33 * 17; ++i) CHECK(fabs(grid[i] - grid_exact[i]) <= 2e-6 * 2);
+  p[0] = origin[0] + 5 * step[0];
+  p[1] = origin[1] + 3 * step[1];
+  CHECK(grid_exact[3 * 33 + 5] == perlin_field_eval(f, 2, p));
+  axes[0] = xs;
+  axes[1] = ys;
+  CHECK(perlin_eval_points(f, 2, axes, 5, out, 1) == PERLIN_OK);
+  for (i = 0; i < 5; ++i) {
+    p[0] = xs[i];
+    p[1] = ys[i];
+    CHECK(fabs(out[i] - perlin_field_eval(f, 2, p)) <= 2e-6 * 2);
+  }
+  CHECK(perlin_eval_points(f, 2, axes, 0, NULL, 1) == PERLIN_OK); /* an empty batch */
+
+  /* Every error: a code, a message naming what was wrong, and the field unchanged. */
+  expect_error(perlin_field_set(f, "octaves", "0"), PERLIN_E_VALUE, "octaves");
+  expect_error(perlin_field_set(f, "octaves", "six"), PERLIN_E_VALUE, "octaves");
+  expect_error(perlin_field_set(f, "seed", "-1"), PERLIN_E_VALUE, "seed");
+  expect_error(perlin_field_set(f, "period", "0"), PERLIN_E_VALUE, "period");
+  expect_error(perlin_field_set(f, "fractal", "pink"), PERLIN_E_VALUE, "fractal");
+  expect_error(perlin_field_set(f, "normalize", "maybe"), PERLIN_E_VALUE, "normalize");
+  expect_error(perlin_field_set(f, "lacunarity", "1e300"), PERLIN_E_VALUE, "lacunarity");
+  expect_error(perlin_field_set(f, "octavez", "3"), PERLIN_E_OPTION, "octavez");
+  expect_error(perlin_field_set(NULL, "octaves", "3"), PERLIN_E_NULL, "null");
+  expect_error(perlin_field_set(f, NULL, "3"), PERLIN_E_NULL, "null");
+  p[0] = 0.3; p[1] = 0.7;
+  CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p)); /* unchanged */
+  CHECK(isnan(perlin_field_eval(f, 5, p)));
+  CHECK(strstr(perlin_last_error(), "dims") != NULL);
+  CHECK(isnan(perlin_field_eval(NULL, 2, p)));
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 10, 1), PERLIN_E_SIZE, "out");
+  count[0] = 0;
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 0, 1), PERLIN_E_SIZE, "count");
+  count[0] = 33;
+  expect_error(perlin_fill_grid(f, 0, count, origin, step, grid, 33 * 17, 1), PERLIN_E_SIZE, "dims");
+  expect_error(perlin_fill_grid(f, 2, NULL, origin, step, grid, 33 * 17, 1), PERLIN_E_NULL, "null");
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, -1), PERLIN_E_VALUE, "threads");
+  origin[0] = NAN;
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 1), PERLIN_E_VALUE, "origin");
+
+  perlin_field_free(g);
+  perlin_field_free(f);
+  perlin_field_free(NULL);
+  if (failures == 0) printf("c_api_test: ok\n");
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,26 @@
+# `cmake --install`, then the C test compiled as C99 with pkg-config's flags, as a C user would.
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "cmake --install failed")
+endif()
+file(GLOB pcdirs ${WORK_DIR}/prefix/lib*/pkgconfig ${WORK_DIR}/prefix/lib/*/pkgconfig)
+set(ENV{PKG_CONFIG_PATH} "${pcdirs}")
+execute_process(COMMAND pkg-config --cflags --libs perlin OUTPUT_VARIABLE flags RESULT_VARIABLE rc
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(rc)
+  message(FATAL_ERROR "pkg-config --cflags --libs perlin failed")
+endif()
+separate_arguments(flags UNIX_COMMAND "${flags}")
+execute_process(COMMAND cc -std=c99 -Wall -Wextra -pedantic -Werror ${SOURCE} ${flags} -lm
+                        -o ${WORK_DIR}/c_api_test RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the C test does not compile as C99 against the installed package")
+endif()
+string(REGEX MATCH "-L[^ ;]+" libflag "${flags}")
+string(SUBSTRING "${libflag}" 2 -1 libdir)
+set(ENV{LD_LIBRARY_PATH} "${libdir}")
+execute_process(COMMAND ${WORK_DIR}/c_api_test ${DATA} RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the C test failed against the installed package")
+endif()
