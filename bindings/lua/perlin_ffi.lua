@@ -1,0 +1,79 @@
+-- perlin for LuaJIT over the C API with the FFI: the same functions as the Lua 5.4 module.
+--   local perlin = require "perlin_ffi"
+--   perlin.noise(x [, y [, z [, w]]]); local f = perlin.new{seed = 42, fractal = "fbm"}
+--   f:eval(x, y); f:grid(w, h, {x0 =, y0 =, step =, threads =}) -> a float[w*h] cdata, 0-based
+-- Fields are freed by ffi.gc (LuaJIT never runs a table's __gc). Errors raise the library's
+-- message. libperlin.so must be on the library path (or set PERLIN_LIB to its path).
+local ffi = require "ffi"
+
+ffi.cdef [[
+typedef struct perlin_field perlin_field;
+const char* perlin_version(void);
+const char* perlin_last_error(void);
+perlin_field* perlin_field_new(void);
+void perlin_field_free(perlin_field* field);
+int perlin_field_set(perlin_field* field, const char* option, const char* value);
+double perlin_field_eval(const perlin_field* field, int dims, const double* coords);
+int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
+                     const double* step, float* out, size_t out_len, int threads);
+]]
+
+local C = ffi.load(os.getenv("PERLIN_LIB") or "perlin")
+
+local function fail() error(ffi.string(C.perlin_last_error()), 3) end
+
+local function new_handle()
+  local h = C.perlin_field_new()
+  if h == nil then fail() end
+  return ffi.gc(h, C.perlin_field_free)
+end
+
+local point = ffi.new("double[4]")
+
+local function eval_at(h, ...)
+  local n = select("#", ...)
+  if n < 1 or n > 4 then error("point: must have 1 to 4 coordinates, got " .. n, 3) end
+  for k = 1, n do point[k - 1] = select(k, ...) end
+  return C.perlin_field_eval(h, n, point)
+end
+
+local field = {}
+field.__index = field
+
+function field:eval(...) return eval_at(self.handle, ...) end
+
+function field:grid(w, h, o)
+  o = o or {}
+  local n = w * h
+  local out = o.out or ffi.new("float[?]", n)
+  local count = ffi.new("size_t[2]", w, h)
+  local origin = ffi.new("double[2]", o.x0 or 0, o.y0 or 0)
+  local s = o.step or 1 / 64
+  local step = ffi.new("double[2]", s, s)
+  if C.perlin_fill_grid(self.handle, 2, count, origin, step, out, n, o.threads or 0) ~= 0 then fail() end
+  return out
+end
+
+local function text(v)
+  if type(v) == "boolean" then return v and "1" or "0" end
+  if type(v) == "number" then
+    if v == math.floor(v) and math.abs(v) < 2^53 then return string.format("%d", v) end
+    return string.format("%.17g", v)
+  end
+  return tostring(v)
+end
+
+local perlin = { version = ffi.string(C.perlin_version()) }
+
+local default = new_handle()
+function perlin.noise(...) return eval_at(default, ...) end
+
+function perlin.new(options)
+  local h = new_handle()
+  for name, value in pairs(options or {}) do
+    if C.perlin_field_set(h, tostring(name), text(value)) ~= 0 then fail() end
+  end
+  return setmetatable({ handle = h }, field)
+end
+
+return perlin

@@ -1,0 +1,169 @@
+/* perlin for Lua 5.4: `local perlin = require "perlin"` (a C module over the C API).
+ *
+ *   perlin.noise(x [, y [, z [, w]]])      Ken Perlin's improved noise, 1 to 4-D, exact
+ *   local f = perlin.new{seed = 42, fractal = "fbm", octaves = 6}   any option of the CLI
+ *   f:eval(x [, y [, z [, w]]])            the field at a point (exact)
+ *   f:grid(w, h [, {x0 =, y0 =, step =, threads =, out =}])
+ *                                          w*h values (SIMD, every core) into a table, row by row
+ *                                          (out: a table to reuse); one call for a whole map
+ *   perlin.version                         "0.1.0"
+ *
+ * Errors raise Lua errors with the library's message ("octaves: must be 1 to 32, got 0").
+ * Fields are freed by __gc (Lua 5.4 runs it for full userdata). */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <perlin/perlin.h>
+
+#define FIELD "perlin.field"
+
+static perlin_field** check_field(lua_State* L) {
+  perlin_field** f = (perlin_field**)luaL_checkudata(L, 1, FIELD);
+  if (*f == NULL) luaL_error(L, "perlin: the field was freed");
+  return f;
+}
+
+static int eval_at(lua_State* L, const perlin_field* f, int first) {
+  double p[4];
+  int dims = lua_gettop(L) - first + 1;
+  int k;
+  if (dims < 1 || dims > 4) return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
+  for (k = 0; k < dims; ++k) p[k] = luaL_checknumber(L, first + k);
+  lua_pushnumber(L, perlin_field_eval(f, dims, p));
+  return 1;
+}
+
+static perlin_field* g_default = NULL; /* Ken Perlin's noise for perlin.noise */
+
+static int l_noise(lua_State* L) { return eval_at(L, g_default, 1); }
+
+static int l_eval(lua_State* L) { return eval_at(L, *check_field(L), 2); }
+
+/* An option value as the command line writes it: integers plainly, other numbers with 17
+ * significant digits (the exact double), booleans as 1 or 0, strings as they are. */
+static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
+  switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? "1" : "0";
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, idx)) snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
+      else snprintf(buf, size, "%.17g", (double)lua_tonumber(L, idx));
+      return buf;
+    case LUA_TSTRING: return lua_tostring(L, idx);
+    default: return NULL;
+  }
+}
+
+static int l_new(lua_State* L) {
+  perlin_field** f;
+  char buf[64];
+  f = (perlin_field**)lua_newuserdatauv(L, sizeof(perlin_field*), 0);
+  *f = perlin_field_new();
+  if (*f == NULL) return luaL_error(L, "%s", perlin_last_error());
+  luaL_setmetatable(L, FIELD);
+  if (lua_isnoneornil(L, 1)) return 1;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    const char* name;
+    const char* value;
+    if (lua_type(L, -2) != LUA_TSTRING) return luaL_error(L, "perlin.new: option names are strings");
+    name = lua_tostring(L, -2);
+    value = option_text(L, -1, buf, sizeof buf);
+    if (value == NULL) return luaL_error(L, "%s: must be a number, a string or a boolean", name);
+    if (perlin_field_set(*f, name, value) != PERLIN_OK) return luaL_error(L, "%s", perlin_last_error());
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+static double opt_number(lua_State* L, int t, const char* key, double fallback) {
+  double v;
+  lua_getfield(L, t, key);
+  v = luaL_optnumber(L, -1, fallback);
+  lua_pop(L, 1);
+  return v;
+}
+
+static int l_grid(lua_State* L) {
+  perlin_field* f = *check_field(L);
+  lua_Integer w = luaL_checkinteger(L, 2), h = luaL_checkinteger(L, 3);
+  double origin[2] = {0, 0}, step[2] = {1.0 / 64, 1.0 / 64};
+  size_t count[2];
+  int threads = 0, out, rc;
+  float* values;
+  lua_Integer i, n;
+  if (w < 1 || h < 1 || w > 65536 || h > 65536) return luaL_error(L, "size: w and h must be 1 to 65536");
+  if (lua_istable(L, 4)) {
+    origin[0] = opt_number(L, 4, "x0", 0);
+    origin[1] = opt_number(L, 4, "y0", 0);
+    step[0] = step[1] = opt_number(L, 4, "step", 1.0 / 64);
+    threads = (int)opt_number(L, 4, "threads", 0);
+    lua_getfield(L, 4, "out");
+  } else {
+    lua_pushnil(L);
+  }
+  if (lua_istable(L, -1)) {
+    out = lua_gettop(L);
+  } else {
+    lua_pop(L, 1);
+    lua_createtable(L, (int)(w * h), 0);
+    out = lua_gettop(L);
+  }
+  count[0] = (size_t)w;
+  count[1] = (size_t)h;
+  n = w * h;
+  values = (float*)malloc((size_t)n * sizeof(float));
+  if (values == NULL) return luaL_error(L, "out of memory");
+  rc = perlin_fill_grid(f, 2, count, origin, step, values, (size_t)n, threads);
+  if (rc != PERLIN_OK) {
+    free(values);
+    return luaL_error(L, "%s", perlin_last_error());
+  }
+  for (i = 0; i < n; ++i) {
+    lua_pushnumber(L, values[i]);
+    lua_rawseti(L, out, i + 1);
+  }
+  free(values);
+  lua_pushvalue(L, out);
+  return 1;
+}
+
+static int l_gc(lua_State* L) {
+  perlin_field** f = (perlin_field**)luaL_checkudata(L, 1, FIELD);
+  perlin_field_free(*f);
+  *f = NULL;
+  return 0;
+}
+
+static int l_gc_default(lua_State* L) {
+  (void)L;
+  perlin_field_free(g_default);
+  g_default = NULL;
+  return 0;
+}
+
+int luaopen_perlin(lua_State* L) {
+  static const luaL_Reg methods[] = {{"eval", l_eval}, {"grid", l_grid}, {NULL, NULL}};
+  static const luaL_Reg functions[] = {{"noise", l_noise}, {"new", l_new}, {NULL, NULL}};
+  if (g_default == NULL) g_default = perlin_field_new();
+  if (g_default == NULL) return luaL_error(L, "%s", perlin_last_error());
+  luaL_newmetatable(L, FIELD);
+  lua_pushcfunction(L, l_gc);
+  lua_setfield(L, -2, "__gc");
+  luaL_newlib(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  luaL_newlib(L, functions);
+  lua_pushstring(L, perlin_version());
+  lua_setfield(L, -2, "version");
+  /* free the default field when the state closes */
+  lua_newtable(L);
+  lua_newtable(L);
+  lua_pushcfunction(L, l_gc_default);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, -2, "_closer");
+  return 1;
+}

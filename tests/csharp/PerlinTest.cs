@@ -1,0 +1,73 @@
+// The C# binding against Ken Perlin's reference values (and his octave loop) bit for bit, a grid
+// against single calls, and errors with the library's message. Usage: mono test.exe DATA_DIR
+using System;
+using System.Globalization;
+using System.IO;
+using PerlinNoise;
+
+public static class PerlinTest
+{
+    static int failures = 0;
+
+    static void Check(bool ok, string what)
+    {
+        if (!ok) { Console.Error.WriteLine("failed: " + what); ++failures; }
+    }
+
+    static double Num(string s) => double.Parse(s, NumberStyles.Float, CultureInfo.InvariantCulture);
+
+    public static int Main(string[] args)
+    {
+        string data = args[0];
+        using (var p = new Perlin())
+        {
+            Check(p.Noise(3.14, 42, 7) == 0.13691995878400012, "tutorial value");
+            int rows = 0;
+            foreach (var line in File.ReadAllLines(Path.Combine(data, "improved_noise_3d.txt")))
+            {
+                var f = line.Split(' ');
+                double got = p.Noise(Num(f[0]), Num(f[1]), Num(f[2]));
+                Check(got == Num(f[3]), "reference " + line + " -> " + got.ToString("R", CultureInfo.InvariantCulture));
+                ++rows;
+            }
+            Check(rows == 1201, "1201 reference rows");
+            int fbm = 0;
+            foreach (var line in File.ReadAllLines(Path.Combine(data, "fbm_3d.txt")))
+            {
+                var f = line.Split(' ');
+                double got = p.OctavePerlin(Num(f[0]), Num(f[1]), Num(f[2]), int.Parse(f[3]), Num(f[4]));
+                Check(got == Num(f[5]), "fbm " + line);
+                ++fbm;
+            }
+            Check(fbm == 300, "300 fbm rows");
+            Check(p.Noise(0.5, 0.25) == p.Noise(0.5, 0.25, 0.0), "2-D is the z = 0 slice");
+        }
+        using (var f = new Perlin(42).Set("fractal", "fbm").Set("octaves", "5").Set("normalize", "1"))
+        {
+            var grid = new float[64 * 32];
+            var exact = new double[64 * 32];
+            f.FillGrid(grid, 64, 32, -1.5, 2.25, 1.0 / 16);
+            f.FillGrid(exact, 64, 32, -1.5, 2.25, 1.0 / 16, 1);
+            for (int j = 0; j < 32; ++j)
+                for (int i = 0; i < 64; ++i)
+                {
+                    double want = f.Eval(-1.5 + i * (1.0 / 16), 2.25 + j * (1.0 / 16));
+                    Check(exact[j * 64 + i] == want, "double grid == Eval");
+                    Check(Math.Abs(grid[j * 64 + i] - want) <= 2e-6, "float grid within tolerance");
+                }
+            var g = new double[2];
+            double v = f.Gradient(new[] { 0.3, 0.7 }, g);
+            Check(v == f.Eval(0.3, 0.7) && !double.IsNaN(g[0]), "gradient");
+            Check(new Perlin(42).Noise(1.25, -2.75, 3.5) == -0.66432666778564453, "seed 42 (docs/seeding.md)");
+        }
+        try { new Perlin().Set("octaves", "0"); Check(false, "octaves 0 accepted"); }
+        catch (PerlinException e) { Check(e.Message == "octaves: must be 1 to 32, got 0", e.Message); Check(e.Code == -3, "code"); }
+        try { new Perlin().Set("octavez", "3"); Check(false, "unknown option accepted"); }
+        catch (PerlinException e) { Check(e.Message.Contains("octavez") && e.Code == -2, e.Message); }
+        try { new Perlin().FillGrid(new float[10], 64, 32, 0, 0, 0.1); Check(false, "short buffer accepted"); }
+        catch (PerlinException e) { Check(e.Message.StartsWith("out:"), e.Message); }
+        Check(Perlin.Version == "0.1.0", "version");
+        if (failures == 0) Console.WriteLine("csharp: ok");
+        return failures == 0 ? 0 : 1;
+    }
+}
