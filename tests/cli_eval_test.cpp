@@ -87,6 +87,19 @@ TEST(CliEval, UnderflowIsZeroOverflowIsAnErrorAndBadTokensAreQuotedBriefly) {
   EXPECT_NE(r.err.find("lacunarity: the frequency of octave"), std::string::npos) << r.err;
 }
 
+TEST(CliEval, BlankLinesAndEveryLineEndingAreRead) {
+  const perlin::improved_noise n;
+  const std::string want = fmt17(n.noise2d(0.5, 0.5)) + "\n" + fmt17(n.noise2d(0.25, 1.0)) + "\n" +
+                           fmt17(n.noise2d(1.0, 2.0)) + "\n";
+  for (const char* input : {"0.5 0.5\n0.25 1\n1 2\n", "0.5 0.5\r\n0.25 1\r\n1 2\r\n",
+                            "0.5 0.5\r0.25 1\r1 2", "\n0.5 0.5\n \t\n0.25 1\n\n1 2\n\n\n"}) {
+    const auto r = run_perlin("eval", input);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, want);
+  }
+  EXPECT_EQ(run_perlin("eval", "").out, "");  // nothing in, nothing out, exit 0
+}
+
 TEST(CliEval, DerivativesAndFloat) {
   const perlin::improved_noise n;
   const auto d = n.noise3d_deriv(0.3, 0.6, 0.9);
@@ -111,7 +124,8 @@ TEST(CliEval, BadLinesNameTheLineAndExit1) {
       {"1 -infinity\n", "line 1: an infinity"},
       {"1e400 0\n", "line 1: '1e400' is out of range"},
       {"1e20 0\n", "line 1: '1e20' is out of range"},
-      {"0.5\n\n", "line 2: no numbers"},
+      {"0.5\n\n1 x\n", "line 3: 'x' is not a number"},  // blank lines are skipped, but counted
+      {"0.5\r\n1\r1 x\r\n", "line 3: 'x' is not a number"},  // \r\n and \r end lines
       {"0.5 1x\n", "line 1: '1x' is not a number"},
   };
   for (const auto& c : cases) {

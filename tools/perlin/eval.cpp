@@ -67,6 +67,26 @@ void finish_output(std::string& buf) {
   }
 }
 
+/// Reads one line ending in "\n", "\r\n" or a lone "\r" (old Mac files); false at the end.
+bool read_line(std::streambuf* in, std::string& line) {
+  line.clear();
+  int c = in->sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
+  while (c != std::char_traits<char>::eof() && c != '\n') {
+    if (c == '\r') {
+      if (in->sgetc() == '\n') in->sbumpc();
+      break;
+    }
+    line.push_back(static_cast<char>(c));
+    c = in->sbumpc();
+  }
+  return true;
+}
+
+bool is_blank_line(const std::string& line) {
+  return line.find_first_not_of(" \t") == std::string::npos;
+}
+
 int run_eval(const eval_options& o) {
   const perlin::field field = make_field(o.noise);
   std::ios::sync_with_stdio(false);
@@ -74,8 +94,10 @@ int run_eval(const eval_options& o) {
   std::string buf;
   std::size_t number = 0;
   try {
-    while (std::getline(std::cin, line)) {
+    std::streambuf* in = std::cin.rdbuf();
+    while (read_line(in, line)) {
       ++number;
+      if (is_blank_line(line)) continue;  // blank lines (a trailing one, say) are skipped
       double p[4];
       const int n = parse_line(line, number, p);
       if (o.dims != 0 && n != o.dims) {
