@@ -13,6 +13,7 @@
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/grid.hpp"
+#include "perlin/version.hpp"
 
 struct perlin_field {
   perlin::field_spec spec;
@@ -97,7 +98,7 @@ int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T*
 
 extern "C" {
 
-const char* perlin_version(void) { return "0.1.0"; }
+const char* perlin_version(void) { return perlin::version().data(); }
 
 const char* perlin_last_error(void) { return g_error.c_str(); }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -88,8 +89,13 @@ void set_max_target(std::string_view name) {
   }
   const auto& u = detail::usable();
   std::string valid;
+  const auto same = [](std::string_view a, std::string_view b) {  // AVX3 or avx3
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
   for (std::size_t i = 0; i < u.size(); ++i) {
-    if (u[i]->name == name) {
+    if (same(u[i]->name, name)) {
       detail::g_cap.store(i);
       return;
     }

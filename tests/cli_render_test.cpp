@@ -122,8 +122,10 @@ TEST(CliRender, TileableImagesWrap) {
 
 TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
   const temp_dir d;
-  for (const char* preset : {"terrain", "clouds", "marble", "plain"}) {
-    const std::string args = std::string(" --preset ") + preset + " --origin 3.5,-7.25 --frequency 0.031";
+  // Every preset, with the default origin too (wood's used to depend on --size).
+  for (const std::string preset : {"terrain", "clouds", "marble", "plain", "wood", "ridges"}) {
+   for (const std::string origin : {" --origin 3.5,-7.25", ""}) {
+    const std::string args = " --preset " + preset + origin + " --frequency 0.031";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status, 0);
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "part.png") + args + " --size 20x15 --offset 17,9").status, 0);
     const auto whole = perlin::read_png(d.path / "whole.png");
@@ -133,10 +135,61 @@ TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
     for (std::size_t j = 0; j < 15; ++j) {
       for (std::size_t i = 0; i < 20 * ch; ++i) {
         ASSERT_EQ(part.data[j * 20 * ch + i], whole.data[(j + 9) * 64 * ch + 17 * ch + i])
-            << preset << " " << i << "," << j;
+            << preset << origin << " " << i << "," << j;
       }
     }
+   }
   }
+}
+
+TEST(CliRender, NothingIsSilentlyIgnored) {
+  const temp_dir d;
+  const std::string out = q(d.path / "a.png");
+  // Options that change nothing here: a warning on stderr (and the render is made).
+  for (const char* args : {"--octaves 8", "--lacunarity 3", "--normalize", "--decorrelate --preset plain",
+                           "--interp cubic"}) {
+    const auto r = run_perlin("render -o " + out + " --size 8x8 " + args);
+    EXPECT_EQ(r.status, 0) << args;
+    EXPECT_NE(r.err.find("perlin: warning: "), std::string::npos) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("has no effect"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(run_perlin("render -o " + out + " --size 8x8 --octaves 8 --fractal fbm").err.empty());
+  EXPECT_TRUE(run_perlin("render -o " + out + " --size 8x8 --preset clouds --octaves 3").err.empty());
+  // Options that can only be mistakes here: a usage error.
+  for (const char* args : {"--loop-radius 2", "--loop-radius 2 --frames 3", "--time-step 0.1",
+                           "--time-step 0.1 --frames 3 --loop", "--frames 0"}) {
+    const auto r = run_perlin("render -o " + out + " --size 8x8 " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+  }
+  // eval says so too.
+  const auto e = run_perlin("eval --octaves 4", "0.5 0.5\n");
+  EXPECT_EQ(e.status, 0);
+  EXPECT_NE(e.err.find("--octaves has no effect without --fractal"), std::string::npos) << e.err;
+}
+
+TEST(CliRender, OutputNamesStandardOutputAndVersion) {
+  const temp_dir d;
+  // Extensions in any case; --simd in any case.
+  EXPECT_EQ(run_perlin("render -q -o " + q(d.path / "A.PNG") + " --size 8x8").status, 0);
+  EXPECT_EQ(perlin::read_png(d.path / "A.PNG").width, 8u);
+  EXPECT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 8x8 --simd scalar").status, 0);
+  // -o -: the bytes of the file on standard output.
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.png") + " --size 16x8 --preset clouds").status, 0);
+  const auto png = run_perlin("render -q -o - --size 16x8 --preset clouds");
+  EXPECT_EQ(png.status, 0) << png.err;
+  EXPECT_EQ(png.out, slurp(d.path / "c.png"));
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.npy") + " --size 16x8").status, 0);
+  EXPECT_EQ(run_perlin("render -q -o - --format npy --size 16x8").out, slurp(d.path / "c.npy"));
+  EXPECT_EQ(run_perlin("render -q -o - --size 16x8", "", "/dev/full").status, 1);
+  // Names that are not files say what is wrong.
+  const auto none = run_perlin("render -o " + q(d.path / "noext") + " --size 8x8");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_NE(none.err.find("has no extension"), std::string::npos) << none.err;
+  EXPECT_EQ(run_perlin("render -o " + q(d.path / ".png") + " --size 8x8").status, 2);
+  EXPECT_EQ(run_perlin("render -o - --frames 2 --size 8x8").status, 2);
+  const auto v = run_perlin("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out, "perlin " + std::string(perlin::version()) + "\n");
 }
 
 TEST(CliRender, SixteenBitHeightmapsHaveMoreThan256Levels) {

@@ -123,9 +123,9 @@ std::size_t dims_of(mode m) { return m == mode::image ? 2 : (m == mode::loop ? 4
 std::array<double, 4> point_of(const render_case& c, std::size_t i, std::size_t j, std::size_t k) {
   const double f = c.r.frequency;
   double x0 = 0, y0 = 0;
-  if (c.r.f == formula::wood) {  // the rings' default origin: the image's centre
-    x0 = -0.5 * static_cast<double>(c.w) * f;
-    y0 = -0.5 * static_cast<double>(c.h) * f;
+  if (c.r.f == formula::wood) {  // the rings' default centre: pixel (256, 256), whatever the size
+    x0 = -256 * f;
+    y0 = -256 * f;
   }
   std::array<double, 4> p = {x0 + static_cast<double>(i) * f, y0 + static_cast<double>(j) * f, 0, 0};
   if (c.m == mode::frames || c.m == mode::volume) p[2] = static_cast<double>(k) * f;

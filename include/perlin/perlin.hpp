@@ -11,3 +11,4 @@
 #include "perlin/range.hpp"
 #include "perlin/targets.hpp"
 #include "perlin/value_noise.hpp"
+#include "perlin/version.hpp"

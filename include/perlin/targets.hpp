@@ -29,7 +29,7 @@ struct target_status {
 [[nodiscard]] std::string active_target();
 
 /// Caps the SIMD level (process-wide, for later calls; thread safe): `name` is one of
-/// available_targets(), or "" to remove the cap. Throws perlin::invalid_argument otherwise,
+/// available_targets() (in any case: "avx2" is "AVX2"), or "" to remove the cap. Throws perlin::invalid_argument otherwise,
 /// listing the valid names.
 void set_max_target(std::string_view name);
 

@@ -2,6 +2,7 @@
 #include "render_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -34,16 +35,57 @@ std::optional<std::uint64_t> mul(std::uint64_t a, std::uint64_t b) {
   return a * b;
 }
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// The format from --format, or from the extension (in any case: .PNG is .png); "-" is standard
+/// output and needs no extension.
 void resolve_output(const render_options& o, render_plan& r) {
   r.output = o.output;
-  const std::string ext = std::filesystem::path(o.output).extension().string();
-  if (ext == ".png") {
-    r.png = true;
-  } else if (ext == ".npy") {
-    r.png = false;
-  } else {
-    throw usage_error("--output: cannot write '" + ext + "' files (valid: .png, .npy)");
+  r.to_stdout = o.output == "-";
+  const std::string ext = lower(std::filesystem::path(o.output).extension().string());
+  std::string format = lower(o.format);
+  if (format.empty()) {
+    if (ext == ".png" || ext == ".npy") {
+      format = ext.substr(1);
+    } else if (r.to_stdout) {
+      format = "png";
+    } else if (ext.empty()) {
+      throw usage_error("--output: '" + o.output + "' has no extension (.png or .npy), or give --format");
+    } else {
+      throw usage_error("--output: cannot write '" + ext + "' files (valid: .png, .npy)");
+    }
   }
+  if (format != "png" && format != "npy") {
+    throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy)");
+  }
+  if (std::filesystem::path(o.output).filename() == "." || std::filesystem::path(o.output).filename() == "..") {
+    throw usage_error("--output: '" + o.output + "' is a folder; give a file name");
+  }
+  r.png = format == "png";
+}
+
+/// Options that change nothing with the resolved settings: a warning, or an error where the
+/// option can only have been a mistake.
+void check_unused(const render_options& o, const render_plan& r,
+                  const std::function<bool(const char*)>& given, std::vector<std::string>& warnings) {
+  if (o.noise.fractal == "none") {
+    for (const char* name : {"--octaves", "--lacunarity", "--persistence", "--normalize", "--decorrelate"}) {
+      if (given(name)) {
+        warnings.push_back(std::string(name) + " has no effect without --fractal (the fractal is none)");
+      }
+    }
+  }
+  if (o.noise.noise != "value" && given("--interp")) {
+    warnings.push_back("--interp has no effect on improved noise (it is for --noise value)");
+  }
+  if (given("--loop-radius") && !r.loop) throw usage_error("--loop-radius needs --frames N --loop");
+  if (given("--time-step") && (r.frames == 0 || r.loop)) {
+    throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
+  }
+  if (r.to_stdout && r.frames > 0) throw usage_error("--output -: frames are separate files; give a file name");
 }
 
 void resolve_size(const render_options& o, render_plan& r) {
@@ -136,9 +178,10 @@ void resolve_placement(const render_options& o, render_plan& r) {
     // field; frames and volumes already sample those axes.
     if (r.frames == 0 && r.depth == 0) r.dims = v.size();
   } else if (r.f == formula::wood) {
-    // Rings around the image's centre unless told otherwise.
-    r.origin[0] = -0.5 * static_cast<double>(r.width) * r.step[0];
-    r.origin[1] = -0.5 * static_cast<double>(r.height) * r.step[1];
+    // The rings' centre at pixel (256, 256) whatever the size, so that a region rendered with
+    // --offset is the crop of the whole picture (the default 512x512 render is centred).
+    r.origin[0] = -256 * r.step[0];
+    r.origin[1] = -256 * r.step[1];
   }
   if (!o.offset.empty()) {
     const auto v = parse_list(o.offset, "--offset", 2, 3);
@@ -223,6 +266,7 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   resolve_placement(o, r);
   resolve_range(o, r);
   check_memory(r);
+  check_unused(o, r, given, r.warnings);
   r.bulk = {.threads = o.threads, .strict = o.strict};
   r.simd = o.simd;
   r.quiet = o.quiet;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "options.hpp"
 #include "perlin/field.hpp"
@@ -38,6 +39,7 @@ struct render_options {
   std::string simd;
   bool quiet = false;
   bool strict = false;
+  std::string format;  // png or npy; needed with -o - (standard output), else from the extension
 };
 
 /// Most frames one render writes, and most slices of a volume.
@@ -68,6 +70,9 @@ struct render_plan {
   perlin::bulk_options bulk;
   std::string simd;
   bool quiet = false;
+  bool to_stdout = false;          // -o -
+  /// Options that were given but change nothing here (printed as warnings by the CLI).
+  std::vector<std::string> warnings;
 
   /// Samples per frame (width x height x max(1, depth)).
   [[nodiscard]] std::size_t samples() const noexcept;

@@ -136,7 +136,19 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
                 "Print the value and then the analytic gradient on each line");
   cmd->add_flag("--float", opts->use_float, "Evaluate in single precision");
   // A line_error reaches main, which prints it and exits 1 (a failure, not a usage error).
-  cmd->callback([opts, &run] { run = [opts] { return run_eval(*opts); }; });
+  cmd->callback([opts, cmd, &run] {
+    if (opts->noise.fractal == "none") {
+      for (const char* name : {"--octaves", "--lacunarity", "--persistence", "--normalize", "--decorrelate"}) {
+        if (cmd->get_option(name)->count() > 0) {
+          std::fprintf(stderr, "perlin: warning: %s has no effect without --fractal (the fractal is none)\n", name);
+        }
+      }
+    }
+    if (opts->noise.noise != "value" && cmd->get_option("--interp")->count() > 0) {
+      std::fprintf(stderr, "perlin: warning: --interp has no effect on improved noise (it is for --noise value)\n");
+    }
+    run = [opts] { return run_eval(*opts); };
+  });
 }
 
 }  // namespace perlin_cli

@@ -17,6 +17,7 @@
 #include "serve.hpp"
 #include "perlin/error.hpp"
 #include "perlin/pending_file.hpp"
+#include "perlin/version.hpp"
 
 namespace {
 
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   install_signal_handlers();
   CLI::App app{"perlin: Ken Perlin's improved noise, exact and fast"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "perlin " + std::string(perlin::version()));
   std::function<int()> run;
   perlin_cli::add_eval_command(app, run);
   perlin_cli::add_render_command(app, run);

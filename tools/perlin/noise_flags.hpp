@@ -13,6 +13,9 @@ using namespace perlin_render;
 /// --persistence, --normalize, --decorrelate and, when `with_frequency`, --frequency (the
 /// fractal's base frequency; `perlin render` uses --frequency for the pixel step instead).
 /// The valid names of the enum options come from the library's tables.
-void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = true);
+/// `preset_defaults`: the defaults come from a preset (render), so --help does not show the
+/// eval defaults for them.
+void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency = true,
+                       bool preset_defaults = false);
 
 }  // namespace perlin_cli

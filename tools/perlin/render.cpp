@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -28,31 +29,43 @@ using namespace perlin_render;
 
 namespace {
 
-void write_frame(const render_plan& r, const frame_values& v, perlin::pending_file& file) {
+/// The bytes of the frame's file: a PNG of its pixels, or a .npy of its values.
+std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values& v) {
   if (!r.png) {
     std::vector<std::size_t> shape;
     if (r.depth > 0) shape.push_back(r.depth);
     shape.push_back(r.height);
     shape.push_back(r.width);
-    perlin::write_npy(file, shape, v.values);
-  } else {
-    const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
-                        : r.bits == 16    ? perlin::pixel_format::gray16
-                                          : perlin::pixel_format::gray8;
-    perlin::write_png(file, r.width, r.height, format, to_pixels(r, v));
+    return perlin::encode_npy(shape, v.values);
   }
-  file.finish();
+  const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
+                      : r.bits == 16    ? perlin::pixel_format::gray16
+                                        : perlin::pixel_format::gray8;
+  return perlin::encode_png(r.width, r.height, format, to_pixels(r, v));
 }
 
 int run_render(const render_options& o, CLI::App* cmd) {
   const render_plan r =
       resolve(o, [cmd](const char* name) { return cmd->get_option(name)->count() > 0; });
+  if (!r.quiet) {
+    for (const auto& w : r.warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+  }
   if (!r.simd.empty()) perlin::set_max_target(r.simd);
-  // The output folder must accept files before the work starts.
-  perlin::check_writable(r.frame_path(0));
-
   progress bar(!r.quiet);
   frame_values v;
+  if (r.to_stdout) {
+    // -o -: the file's bytes on standard output (main checks the last flush).
+    prepare(r, v);
+    render_frame(r, 0, v, [&bar](double f) { bar.update(f); });
+    apply_formula(r, v);
+    const auto bytes = encode_frame(r, v);
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
+      throw perlin::io_error(std::string("cannot write to standard output: ") + std::strerror(errno));
+    }
+    return 0;
+  }
+  // The output folder must accept files before the work starts.
+  perlin::check_writable(r.frame_path(0));
   prepare(r, v);
   // Every frame stays pending until the last one is complete: an interrupted or failed
   // animation leaves no frames behind.
@@ -62,7 +75,9 @@ int run_render(const render_options& o, CLI::App* cmd) {
     render_frame(r, frame, v, [&bar](double f) { bar.update(f); });
     apply_formula(r, v);
     files.emplace_back(r.frame_path(frame));
-    write_frame(r, v, files.back());
+    const auto bytes = encode_frame(r, v);
+    files.back().write(bytes.data(), bytes.size());
+    files.back().finish();
   }
   for (auto& f : files) f.publish();
   if (r.stretch && !r.quiet) {
@@ -78,7 +93,8 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   auto opts = std::make_shared<render_options>();
   CLI::App* cmd = app.add_subcommand("render", "Render noise to a PNG image or a .npy array");
   auto& o = *opts;
-  cmd->add_option("-o,--output", o.output, "Output file: .png or .npy")->required();
+  cmd->add_option("-o,--output", o.output, "Output file: .png or .npy, or - for standard output")->required();
+  cmd->add_option("--format", o.format, "png or npy (default: from the extension; png for -)");
   cmd->add_option("--size", o.size, "Image size WxH in pixels")->capture_default_str();
   cmd->add_option("--depth", o.depth, "Render a volume of this many slices, 1 to 2147483647 (.npy only)");
   cmd->add_option("--frequency", o.frequency,
@@ -93,7 +109,7 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--preset", o.preset, "Recipe: plain, clouds, marble, wood, terrain, ridges")
       ->check(CLI::IsMember(names))
       ->capture_default_str();
-  add_noise_options(*cmd, o.noise, /*with_frequency=*/false);
+  add_noise_options(*cmd, o.noise, /*with_frequency=*/false, /*preset_defaults=*/true);
   cmd->add_option("--bits", o.bits, "PNG bit depth for grey images: 8 or 16")->capture_default_str();
   cmd->add_option("--colormap", o.colormap,
                   "grey, clouds, marble, wood, terrain or heat (RGB); default: the preset's");
