@@ -142,6 +142,25 @@ TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
   }
 }
 
+TEST(CliRender, DefaultContrastIsFullAndStillTiles) {
+  // The default bounds are the field's typical range: a 512x512 plain grey render spans at least
+  // 90% of the levels (55-73% with the true bound); --range bound is the true bound.
+  const temp_dir d;
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "a.png") + " --size 512x512").status, 0);
+  const auto img = perlin::read_png(d.path / "a.png");
+  const auto [lo, hi] = std::minmax_element(img.data.begin(), img.data.end());
+  EXPECT_GE(*hi - *lo, 230) << int(*lo) << ".." << int(*hi);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 512x512 --range bound").status, 0);
+  const auto bound = perlin::read_png(d.path / "b.png");
+  const perlin::improved_noise n;
+  for (std::size_t i = 0; i < 512; i += 37) {
+    const double v = n.noise2d(double(i) / 64, 3.0 / 64);
+    EXPECT_NEAR(bound.data[3 * 512 + i], std::round((v + 1) / 2 * 255), 1.0);
+  }
+  const auto [blo, bhi] = std::minmax_element(bound.data.begin(), bound.data.end());
+  EXPECT_LT(*bhi - *blo, 200);
+}
+
 TEST(CliRender, NothingIsSilentlyIgnored) {
   const temp_dir d;
   const std::string out = q(d.path / "a.png");

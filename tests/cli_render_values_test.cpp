@@ -155,7 +155,7 @@ double value_at(const render_case& c, const perlin::field& fld, const std::array
 std::pair<double, double> bounds_of(const render_case& c, const perlin::field& fld) {
   if (c.r.f == formula::marble) return {-1, 1};
   if (c.r.f == formula::wood) return {0, 1};
-  return fld.range(dims_of(c.m));
+  return fld.typical_range(dims_of(c.m));
 }
 
 /// Near a discontinuity of the mapping (wood's ring edges, the relief's coastline) float and

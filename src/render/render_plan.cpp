@@ -201,10 +201,12 @@ void resolve_range(const render_options& o, render_plan& r) {
   } else if (r.f == formula::wood) {
     r.lo = 0;
     r.hi = 1;
+  } else if (o.range == "bound") {
+    std::tie(r.lo, r.hi) = r.field.range(r.dims);  // the true bound: never clamps, low contrast
   } else {
-    std::tie(r.lo, r.hi) = r.field.range(r.dims);
+    std::tie(r.lo, r.hi) = r.field.typical_range(r.dims);
   }
-  if (!o.range.empty()) {
+  if (!o.range.empty() && o.range != "bound") {
     const auto v = parse_list(o.range, "--range", 2, 2);
     if (!(v[0] < v[1])) throw usage_error("--range: MIN must be below MAX");
     r.lo = v[0];
