@@ -161,6 +161,23 @@ TEST(CliRender, DefaultContrastIsFullAndStillTiles) {
   EXPECT_LT(*bhi - *blo, 200);
 }
 
+TEST(CliRender, CompressionLevelsGiveTheSamePixels) {
+  const temp_dir d;
+  std::size_t previous = 0;
+  std::vector<std::uint8_t> pixels;
+  for (const int level : {9, 6, 1, 0}) {  // larger files as the level drops
+    const fs::path out = d.path / ("c" + std::to_string(level) + ".png");
+    ASSERT_EQ(run_perlin("render -q -o " + q(out) + " --preset clouds --size 300x200 --compression " +
+                         std::to_string(level)).status, 0);
+    const auto img = perlin::read_png(out);
+    if (pixels.empty()) pixels = img.data;
+    EXPECT_EQ(img.data, pixels) << level;
+    EXPECT_GE(fs::file_size(out), previous) << level;
+    previous = fs::file_size(out);
+  }
+  EXPECT_EQ(run_perlin("render -o " + q(d.path / "x.png") + " --compression 10").status, 2);
+}
+
 TEST(CliRender, NothingIsSilentlyIgnored) {
   const temp_dir d;
   const std::string out = q(d.path / "a.png");
@@ -414,16 +431,21 @@ TEST(CliRender, AnInterruptedRenderLeavesTheOldFileAndNothingElse) {
   // SIGINT/SIGTERM exit 130/143 with a message.
   const temp_dir d;
   std::ofstream(d.path / "map.png") << "old map";
-  const std::vector<std::string> one = {"render", "-q", "-o", "map.png", "--preset", "clouds",
-                                        "--size", "3000x3000"};
-  const std::vector<std::string> frames = {"render", "-q", "-o", "anim.png", "--preset", "clouds",
-                                           "--size", "600x600", "--frames", "40"};
+  // The shaded relief takes the scalar path: slow enough to be interrupted at every moment.
+  const std::vector<std::string> one = {"render", "-q", "-o", "map.png", "--preset", "terrain",
+                                        "--size", "2500x2500"};
+  const std::vector<std::string> frames = {"render", "-q", "-o", "anim.png", "--preset", "terrain",
+                                           "--size", "300x300", "--frames", "40"};
   std::size_t interrupted = 0;
   for (const int sig : {SIGINT, SIGTERM, SIGKILL}) {
     for (const int ms : {30, 150, 400, 900}) {
       for (const auto* args : {&one, &frames}) {
         const int status = interrupt_after(*args, d.path, ms, sig);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;  // finished first: fine
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {  // finished first: fine, start again
+          for (const auto& e : fs::directory_iterator(d.path)) fs::remove(e.path());
+          std::ofstream(d.path / "map.png") << "old map";
+          continue;
+        }
         ++interrupted;
         if (sig == SIGKILL || (WIFSIGNALED(status) && WTERMSIG(status) == sig)) {
           // SIGKILL; or SIGINT/SIGTERM before main installed its handlers (a slow start, as

@@ -16,19 +16,29 @@ namespace perlin {
 /// 8-bit RGB (3 bytes per pixel).
 enum class pixel_format { gray8, gray16, rgb8 };
 
+/// How PNGs are compressed: the zlib level (0 = stored, 1 = fastest, the default, 9 = smallest)
+/// and the threads that deflate bands of rows at once (0 = every core). The bytes depend on the
+/// level, never on the thread count.
+struct png_options {
+  int compression = 1;
+  unsigned threads = 0;
+};
+
 /// Writes a PNG of `width` x `height` pixels, rows top to bottom. `data` holds
 /// width * height * (1, 2 or 3 bytes), as `format` says. The file appears complete or not at all
 /// (a perlin::pending_file, published when complete). Throws perlin::invalid_argument for a size
 /// mismatch and perlin::io_error when the folder does not exist or cannot be written.
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
-               pixel_format format, std::span<const std::uint8_t> data);
+               pixel_format format, std::span<const std::uint8_t> data,
+               const png_options& options = {});
 /// The PNG file's bytes, in memory (what write_png writes).
 [[nodiscard]] std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height,
                                                    pixel_format format,
-                                                   std::span<const std::uint8_t> data);
+                                                   std::span<const std::uint8_t> data,
+                                                   const png_options& options = {});
 /// The same into a pending file, left for the caller to publish (several files at once).
 void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
-               std::span<const std::uint8_t> data);
+               std::span<const std::uint8_t> data, const png_options& options = {});
 
 /// Writes a float32 NumPy array (.npy format 1.0, C order, the host's byte order as its header
 /// says: '<f4' on little-endian hosts) of the given shape, atomically like write_png.

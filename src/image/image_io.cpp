@@ -41,47 +41,16 @@ void check_writable(const std::filesystem::path& path) {
   pending_file probe(path);  // throws if the folder does not accept a new file; discarded
 }
 
-std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixel_format format,
-                                     std::span<const std::uint8_t> data) {
-  const std::filesystem::path path("PNG");
-  const std::size_t bytes = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
-  if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
-    throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
-  }
-  const std::size_t expected = width * height * bytes;  // below 2^64: each side is below 2^31
-  if (expected / bytes / height != width || data.size() != expected) {
-    throw invalid_argument("data: expected width x height x " + std::to_string(bytes) +
-                           " bytes, got " + std::to_string(data.size()));
-  }
-  std::unique_ptr<spng_ctx, spng_deleter> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
-  if (!ctx) fail(path, "cannot create a PNG encoder");
-  spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
-  spng_ihdr ihdr{};
-  ihdr.width = static_cast<std::uint32_t>(width);
-  ihdr.height = static_cast<std::uint32_t>(height);
-  ihdr.bit_depth = format == pixel_format::gray16 ? 16 : 8;
-  ihdr.color_type = format == pixel_format::rgb8 ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_GRAYSCALE;
-  int rc = spng_set_ihdr(ctx.get(), &ihdr);
-  if (rc == 0) rc = spng_encode_image(ctx.get(), data.data(), data.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
-  if (rc != 0) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
-  std::size_t size = 0;
-  void* buf = spng_get_png_buffer(ctx.get(), &size, &rc);
-  if (buf == nullptr) fail(path, std::string("PNG encoding failed: ") + spng_strerror(rc));
-  const std::unique_ptr<void, decltype(&std::free)> owned(buf, &std::free);
-  const auto* encoded = static_cast<const std::uint8_t*>(buf);
-  return {encoded, encoded + size};
-}
-
 void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
-               std::span<const std::uint8_t> data) {
-  const auto png = encode_png(width, height, format, data);
+               std::span<const std::uint8_t> data, const png_options& options) {
+  const auto png = encode_png(width, height, format, data, options);
   file.write(png.data(), png.size());
 }
 
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
-               pixel_format format, std::span<const std::uint8_t> data) {
+               pixel_format format, std::span<const std::uint8_t> data, const png_options& options) {
   pending_file file(path);
-  write_png(file, width, height, format, data);
+  write_png(file, width, height, format, data, options);
   file.publish();
 }
 

@@ -269,6 +269,11 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   resolve_range(o, r);
   check_memory(r);
   check_unused(o, r, given, r.warnings);
+  if (o.compression < 0 || o.compression > 9) {
+    throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
+  }
+  if (!r.png && given("--compression")) r.warnings.push_back("--compression has no effect on .npy");
+  r.compression = o.compression;
   r.bulk = {.threads = o.threads, .strict = o.strict};
   r.simd = o.simd;
   r.quiet = o.quiet;

@@ -40,6 +40,7 @@ struct render_options {
   bool quiet = false;
   bool strict = false;
   std::string format;  // png or npy; needed with -o - (standard output), else from the extension
+  int compression = 1;  // PNG zlib level 0..9
 };
 
 /// Most frames one render writes, and most slices of a volume.
@@ -71,6 +72,7 @@ struct render_plan {
   std::string simd;
   bool quiet = false;
   bool to_stdout = false;          // -o -
+  int compression = 1;             // PNG zlib level
   /// Options that were given but change nothing here (printed as warnings by the CLI).
   std::vector<std::string> warnings;
 

@@ -41,7 +41,8 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
   const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
                       : r.bits == 16    ? perlin::pixel_format::gray16
                                         : perlin::pixel_format::gray8;
-  return perlin::encode_png(r.width, r.height, format, to_pixels(r, v));
+  return perlin::encode_png(r.width, r.height, format, to_pixels(r, v),
+                            {.compression = r.compression, .threads = r.bulk.threads});
 }
 
 int run_render(const render_options& o, CLI::App* cmd) {
@@ -95,6 +96,8 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   auto& o = *opts;
   cmd->add_option("-o,--output", o.output, "Output file: .png or .npy, or - for standard output")->required();
   cmd->add_option("--format", o.format, "png or npy (default: from the extension; png for -)");
+  cmd->add_option("--compression", o.compression, "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
+      ->capture_default_str();
   cmd->add_option("--size", o.size, "Image size WxH in pixels")->capture_default_str();
   cmd->add_option("--depth", o.depth, "Render a volume of this many slices, 1 to 2147483647 (.npy only)");
   cmd->add_option("--frequency", o.frequency,
