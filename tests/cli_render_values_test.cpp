@@ -301,6 +301,40 @@ TEST(CliRenderValues, EveryPresetFramesLoopsAndVolumesInEveryFormat) {
   }
 }
 
+TEST(CliRenderValues, CustomColormapsAndInvert) {
+  // A custom gradient is linear between its stops, like the built-in ones; --invert maps t to
+  // 1 - t, in grey and in colour.
+  const recipe clouds = k_presets[1];
+  const temp_dir d;
+  const auto value_t = [&](std::size_t i, std::size_t j) {
+    const render_case c{.r = clouds, .w = 24, .h = 18};
+    const perlin::field fld = field_of(clouds);
+    const auto [lo, hi] = bounds_of(c, fld);
+    return std::clamp((value_at(c, fld, point_of(c, i, j, 0), nullptr) - lo) / (hi - lo), 0.0, 1.0);
+  };
+  ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "c.png").string() +
+                       "' --preset clouds --size 24x18 --colormap 0:#000000,0.25:#ff0000,1:#00ff80").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "i.png").string() +
+                       "' --preset clouds --size 24x18 --colormap grey --invert").status, 0);
+  const auto c = perlin::read_png(d.path / "c.png");
+  const auto inv = perlin::read_png(d.path / "i.png");
+  const std::vector<stop> custom = {{0, {0, 0, 0}}, {0.25, {255, 0, 0}}, {1, {0, 255, 128}}};
+  for (std::size_t j = 0; j < 18; ++j) {
+    for (std::size_t i = 0; i < 24; ++i) {
+      const double t = value_t(i, j);
+      const auto rgb = colour(custom, t);
+      for (std::size_t ch = 0; ch < 3; ++ch) ASSERT_NEAR(c.data[3 * (j * 24 + i) + ch], rgb[ch], 1.0);
+      ASSERT_NEAR(inv.data[j * 24 + i], std::round((1 - t) * 255), 1.0);
+    }
+  }
+  for (const char* bad : {"0:#000000", "0:#000000,0.5:#zzzzzz,1:#ffffff", "0.1:#000000,1:#ffffff",
+                          "0:#000000,0.7:#ffffff,0.5:#ffffff,1:#000000", "0:black,1:white"}) {
+    const auto r = run_perlin("render -o '" + (d.path / "x.png").string() + "' --colormap " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--colormap"), std::string::npos) << r.err;
+  }
+}
+
 TEST(CliRenderValues, OptionsOverrideThePreset) {
   // A few overrides on top of the recipes, still checked against the model.
   recipe clouds = k_presets[1];

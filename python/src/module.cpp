@@ -248,6 +248,8 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
       o.bits = static_cast<int>(to_int64(value, "bits"));
     } else if (k == "colormap") {
       o.colormap = to_str(value, "colormap");
+    } else if (k == "invert") {
+      o.invert = to_bool(value, "invert");
     } else if (k == "stretch") {
       o.stretch = to_bool(value, "stretch");
     } else if (k == "tileable") {

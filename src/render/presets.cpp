@@ -2,6 +2,7 @@
 #include "presets.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -32,15 +33,42 @@ const std::vector<colormap>& colormaps() {
 
 const colormap* find_colormap(std::string_view name) {
   for (const auto& m : colormaps()) {
-    if (name == m.name) return &m;
+    if (m.name == name) return &m;
   }
   return nullptr;
 }
 
 std::string colormap_names() {
   std::string valid;
-  for (const auto& m : colormaps()) valid += (valid.empty() ? "" : ", ") + std::string(m.name);
+  for (const auto& m : colormaps()) valid += (valid.empty() ? "" : ", ") + m.name;
   return valid;
+}
+
+colormap parse_colormap(const std::string& text) {
+  colormap m{text, {}};
+  const auto bad = [&](const std::string& why) {
+    return usage_error("--colormap: '" + text.substr(0, 60) + "': " + why +
+                       " (stops are T:#RRGGBB separated by commas, T from 0 to 1)");
+  };
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos || item.size() != colon + 8 || item[colon + 1] != '#') throw bad("'" + item + "' is not T:#RRGGBB");
+    double t = 0;
+    const auto [p, ec] = std::from_chars(item.data(), item.data() + colon, t);
+    if (ec != std::errc() || p != item.data() + colon || !(t >= 0 && t <= 1)) throw bad("'" + item + "' has no T from 0 to 1");
+    unsigned rgb = 0;
+    const auto [q, ec2] = std::from_chars(item.data() + colon + 2, item.data() + item.size(), rgb, 16);
+    if (ec2 != std::errc() || q != item.data() + item.size()) throw bad("'" + item + "' is not a colour #RRGGBB");
+    if (!m.stops.empty() && !(t > m.stops.back().t)) throw bad("the stops' T must increase");
+    m.stops.push_back({t, {double(rgb >> 16), double((rgb >> 8) & 0xFF), double(rgb & 0xFF)}});
+    start = comma + 1;
+  }
+  if (m.stops.size() < 2 || m.stops.size() > 32) throw bad("give 2 to 32 stops");
+  if (m.stops.front().t != 0 || m.stops.back().t != 1) throw bad("the first stop must be at 0 and the last at 1");
+  return m;
 }
 
 std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {

@@ -20,7 +20,7 @@ struct colour_stop {
 };
 
 struct colormap {
-  const char* name;
+  std::string name;
   std::vector<colour_stop> stops;
 };
 
@@ -30,6 +30,9 @@ const std::vector<colormap>& colormaps();
 const colormap* find_colormap(std::string_view name);
 /// "grey, clouds, ...": the valid names for messages.
 std::string colormap_names();
+/// A custom gradient "T:#RRGGBB,T:#RRGGBB,..." (2 to 32 stops, T from 0 to 1 increasing, the
+/// first 0 and the last 1). Throws usage_error naming --colormap.
+colormap parse_colormap(const std::string& text);
 
 /// The colour of t in [0, 1]: linear between the two stops around t, each channel rounded.
 std::array<std::uint8_t, 3> ramp(const colormap& m, double t);

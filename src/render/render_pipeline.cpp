@@ -89,7 +89,8 @@ std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v)
     const double scale = r.bits == 16 ? 65535.0 : 255.0;
     std::vector<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
     for (std::size_t i = 0; i < n; ++i) {
-      const auto q = static_cast<std::uint16_t>(std::lround(perlin::to_unit(v.values[i], lo, hi) * scale));
+      const double t = perlin::to_unit(v.values[i], lo, hi);
+      const auto q = static_cast<std::uint16_t>(std::lround((r.invert ? 1 - t : t) * scale));
       if (r.bits == 16) {
         std::memcpy(pixels.data() + 2 * i, &q, 2);
       } else {
@@ -101,7 +102,7 @@ std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v)
   std::vector<std::uint8_t> pixels(3 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const double t = perlin::to_unit(v.values[i], lo, hi);
-    auto rgb = ramp(*r.cmap, t);
+    auto rgb = ramp(*r.cmap, r.invert ? 1 - t : t);
     if (r.shaded && t > 0.5) {  // land only: the sea stays flat
       const double shade = relief_shade(v.gradient[i], v.gradient[n + i]);
       for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));

@@ -121,15 +121,24 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
     throw usage_error("--bits and --colormap apply to .png output; .npy holds the raw values");
   }
   const std::string name = o.colormap.value_or(r.bits == 16 ? "grey" : pr.colormap);
-  r.cmap = find_colormap(name);
-  if (r.cmap == nullptr) {
-    throw usage_error("--colormap: unknown '" + name + "' (valid: " + colormap_names() + ")");
+  if (name.find(':') != std::string::npos) {
+    r.cmap = std::make_shared<const colormap>(parse_colormap(name));
+  } else {
+    const colormap* builtin = find_colormap(name);
+    if (builtin == nullptr) {
+      throw usage_error("--colormap: unknown '" + name + "' (valid: " + colormap_names() +
+                        ", or stops T:#RRGGBB,...)");
+    }
+    // Built-in maps live for the whole program: a shared_ptr that owns nothing.
+    if (builtin != &colormaps().front() && r.png) r.cmap = std::shared_ptr<const colormap>(std::shared_ptr<void>(), builtin);
   }
-  if (r.cmap == &colormaps().front() || !r.png) r.cmap = nullptr;  // grey: one channel
+  if (!r.png) r.cmap = nullptr;  // grey (one channel), or .npy
   if (r.cmap != nullptr && r.bits == 16) {
     throw usage_error("--bits 16 is for grey images; a colormap gives 8-bit RGB");
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
+  r.invert = o.invert;
+  if (r.invert && !r.png) throw usage_error("--invert applies to .png output; .npy holds the raw values");
 }
 
 double resolve_frequency(const render_options& o, const preset& pr) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ struct render_options {
   bool strict = false;
   std::string format;  // png or npy; needed with -o - (standard output), else from the extension
   int compression = 1;  // PNG zlib level 0..9
+  bool invert = false;
 };
 
 /// Most frames one render writes, and most slices of a volume.
@@ -54,7 +56,8 @@ struct render_plan {
   std::string output;
   bool png = true;
   int bits = 8;
-  const colormap* cmap = nullptr;  // nullptr: grey
+  std::shared_ptr<const colormap> cmap;  // null: grey; a preset's, or a custom gradient
+  bool invert = false;             // map t to 1 - t
   bool shaded = false;             // terrain relief lit by the analytic gradient
   std::size_t width = 0, height = 0, depth = 0;  // depth 0: a 2-D image
   std::size_t dims = 2;            // of the grid: 2, 3 (volume or frames), 4 (looping frames)

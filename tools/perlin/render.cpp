@@ -115,8 +115,12 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   add_noise_options(*cmd, o.noise, /*with_frequency=*/false, /*preset_defaults=*/true);
   cmd->add_option("--bits", o.bits, "PNG bit depth for grey images: 8 or 16")->capture_default_str();
   cmd->add_option("--colormap", o.colormap,
-                  "grey, clouds, marble, wood, terrain or heat (RGB); default: the preset's");
-  cmd->add_option("--range", o.range, "MIN,MAX of the values mapped to black and white");
+                  "grey, clouds, marble, wood, terrain or heat (RGB), or stops T:#RRGGBB,... "
+                  "(0:#1a3d6b,0.45:#e8d9a0,1:#ffffff); default: the preset's");
+  cmd->add_option("--range", o.range,
+                  "MIN,MAX of the values mapped to black and white, or 'bound' (the true bound); "
+                  "default: the field's typical range");
+  cmd->add_flag("--invert", o.invert, "Map high values to the start of the colormap (black for grey)");
   cmd->add_flag("--stretch", o.stretch, "Map each image's own min and max instead (tiles will not match)");
   cmd->add_flag("--tileable", o.tileable, "Make the image wrap seamlessly (adjusts the frequency)");
   cmd->add_option("--frames", o.frames, "Write N frames (1 to 1000000), FILE_0000.png ...");

@@ -85,12 +85,13 @@ const std::vector<std::string>& option_names() {
   static const std::vector<std::string> names = {
       "preset", "size", "frequency", "scale", "origin", "offset", "noise", "interp", "seed",
       "period", "fractal", "octaves", "lacunarity", "persistence", "normalize", "decorrelate",
-      "colormap", "bits", "range", "stretch", "tileable"};
+      "colormap", "bits", "range", "stretch", "tileable", "invert"};
   return names;
 }
 
 bool is_flag(const std::string& name) {
-  return name == "normalize" || name == "decorrelate" || name == "stretch" || name == "tileable";
+  return name == "normalize" || name == "decorrelate" || name == "stretch" || name == "tileable" ||
+         name == "invert";
 }
 
 bool parse_flag(const std::string& name, const std::string& v) {
@@ -133,7 +134,7 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
     if (std::find(option_names().begin(), option_names().end(), key) == option_names().end()) {
       throw usage_error("unknown option '" + key + "' (valid: preset, size, frequency, scale, origin, "
                         "offset, noise, interp, seed, period, fractal, octaves, lacunarity, persistence, "
-                        "normalize, decorrelate, colormap, bits, range, stretch, tileable)");
+                        "normalize, decorrelate, colormap, bits, range, stretch, tileable, invert)");
     }
     if (value.size() > 200) throw usage_error("--" + key + ": value too long");
   }
@@ -163,6 +164,7 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
     else if (name == "range") o.range = v;
     else if (name == "stretch") o.stretch = true;
     else if (name == "tileable") o.tileable = true;
+    else if (name == "invert") o.invert = true;
   }
   return q;
 }
