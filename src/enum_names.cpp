@@ -25,6 +25,7 @@ constexpr table<fractal_kind, 5> k_fractal_kinds = {{{fractal_kind::none, "none"
                                                      {fractal_kind::turbulence, "turbulence"},
                                                      {fractal_kind::ridged, "ridged"},
                                                      {fractal_kind::billow, "billow"}}};
+constexpr table<plane, 2> k_planes = {{{plane::aligned, "aligned"}, {plane::rotated, "rotated"}}};
 constexpr table<noise_kind, 2> k_noise_kinds = {{{noise_kind::improved, "improved"},
                                                  {noise_kind::value, "value"}}};
 
@@ -59,6 +60,9 @@ E parse(const table<E, N>& t, std::string_view name, const char* parameter, cons
 std::string_view to_string(interpolation i) noexcept { return name_of(k_interpolations, i); }
 std::string_view to_string(fractal_kind k) noexcept { return name_of(k_fractal_kinds, k); }
 std::string_view to_string(noise_kind k) noexcept { return name_of(k_noise_kinds, k); }
+std::string_view to_string(plane p) noexcept { return name_of(k_planes, p); }
+plane parse_plane(std::string_view name) { return parse(k_planes, name, "plane", "plane"); }
+std::vector<std::string> plane_names() { return names_of(k_planes); }
 
 interpolation parse_interpolation(std::string_view name) {
   return parse(k_interpolations, name, "interpolation", "name");

@@ -16,9 +16,54 @@ const lattice& field::lattice() const noexcept {
   return std::visit([](const auto& n) -> const perlin::lattice& { return n.lattice(); }, base_);
 }
 
+namespace {
+// The rotation of plane::rotated: rows a, b, c (field.hpp), so lattice = x a + y b + z c.
+constexpr double k_r2 = 0.70710678118654752440, k_r6 = 0.40824829046386301637,
+                 k_r3 = 0.57735026918962576451;
+constexpr double k_rot[3][3] = {{k_r2, -k_r2, 0}, {k_r6, k_r6, -2 * k_r6}, {k_r3, k_r3, k_r3}};
+}  // namespace
+
+field& field::set_plane(perlin::plane p) {
+  if (p == perlin::plane::rotated) {
+    for (std::size_t k = 0; k < k_max_dims; ++k) {
+      if (lattice().period(k) != 0) {
+        detail::throw_invalid("plane", "a rotated plane cannot tile: remove the periods");
+      }
+    }
+  }
+  plane_ = p;
+  return *this;
+}
+
 template <class T>
 T field::eval(std::span<const T> p, std::span<T> gradient) const {
-  return std::visit([&](const auto& n) { return fractal_.eval(n, p, gradient); }, base_);
+  const auto plain = [&](std::span<const T> q, std::span<T> g) {
+    return std::visit([&](const auto& n) { return fractal_.eval(n, q, g); }, base_);
+  };
+  if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
+  // Rotated: x, y, z turned (in double, then T), w as it is; the gradient turned back (R^T).
+  T q[4] = {0, 0, 0, 0};
+  for (std::size_t j = 0; j < 3; ++j) {
+    double s = 0;
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, p.size()); ++k) s += double(p[k]) * k_rot[k][j];
+    q[j] = static_cast<T>(s);
+  }
+  const std::size_t dims = p.size() == 4 ? 4 : 3;
+  if (dims == 4) q[3] = p[3];
+  if (!gradient.empty() && gradient.size() != p.size()) {
+    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
+  }
+  T g[4] = {0, 0, 0, 0};
+  const T v = plain(std::span<const T>(q, dims), gradient.empty() ? std::span<T>() : std::span<T>(g, dims));
+  if (!gradient.empty()) {
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, p.size()); ++k) {
+      double s = 0;
+      for (std::size_t j = 0; j < 3; ++j) s += k_rot[k][j] * double(g[j]);
+      gradient[k] = static_cast<T>(s);
+    }
+    if (p.size() == 4) gradient[3] = g[3];
+  }
+  return v;
 }
 template double field::eval<double>(std::span<const double>, std::span<double>) const;
 template float field::eval<float>(std::span<const float>, std::span<float>) const;

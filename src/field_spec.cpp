@@ -75,10 +75,12 @@ void field_spec::set(std::string_view option, std::string_view value) {
     normalize = parse_flag(option, value);
   } else if (option == "decorrelate") {
     decorrelate = parse_flag(option, value);
+  } else if (option == "plane") {
+    plane = value;
   } else {
     detail::throw_invalid("option", "unknown option " + quoted(option) +
                                         " (valid: noise, interp, seed, period, fractal, octaves, frequency, "
-                                        "lacunarity, persistence, gain, normalize, decorrelate)");
+                                        "lacunarity, persistence, gain, normalize, decorrelate, plane)");
   }
 }
 
@@ -102,8 +104,10 @@ field make_field(const field_spec& s) {
       .set_persistence(s.persistence)
       .set_normalize(s.normalize)
       .set_decorrelate(s.decorrelate);
-  if (kind == noise_kind::value) return {value_noise(lat, interp), f};
-  return {improved_noise(lat), f};
+  const perlin::plane p = parse_plane(s.plane);
+  field out = kind == noise_kind::value ? field(value_noise(lat, interp), f) : field(improved_noise(lat), f);
+  out.set_plane(p);
+  return out;
 }
 
 }  // namespace perlin

@@ -77,6 +77,7 @@ struct recipe {
   const char* cmap;
   formula f;
   bool shaded;
+  bool rotated = false;  // the plane that avoids axis streaks (terrain, ridges)
 };
 
 /// The presets table of docs/render.md.
@@ -85,15 +86,17 @@ const recipe k_presets[] = {
     {"clouds", perlin::fractal_kind::fbm, 6, true, 1.0 / 128, "clouds", formula::plain, false},
     {"marble", perlin::fractal_kind::turbulence, 6, true, 1.0 / 64, "marble", formula::marble, false},
     {"wood", perlin::fractal_kind::fbm, 3, true, 1.0 / 64, "wood", formula::wood, false},
-    {"terrain", perlin::fractal_kind::fbm, 8, true, 1.0 / 256, "terrain", formula::plain, true},
-    {"ridges", perlin::fractal_kind::ridged, 7, false, 1.0 / 128, "terrain", formula::plain, false},
+    {"terrain", perlin::fractal_kind::fbm, 8, true, 1.0 / 256, "terrain", formula::plain, true, true},
+    {"ridges", perlin::fractal_kind::ridged, 7, false, 1.0 / 128, "terrain", formula::plain, false, true},
 };
 
 perlin::field field_of(const recipe& r) {
   perlin::fractal f;
   f.set_kind(r.kind).set_octaves(r.octaves).set_decorrelate(r.decorrelate);
   f.set_normalize(r.kind != perlin::fractal_kind::none);
-  return {perlin::improved_noise(), f};
+  perlin::field out(perlin::improved_noise(), f);
+  if (r.rotated) out.set_plane(perlin::plane::rotated);
+  return out;
 }
 
 enum class mode { image, frames, loop, volume };

@@ -21,6 +21,21 @@ enum class noise_kind { improved, value };
 /// Every name, in declaration order.
 [[nodiscard]] std::vector<std::string> noise_kind_names();
 
+/// How 2-D to 4-D points meet the lattice. `aligned` (the default): the coordinates are the
+/// lattice's, so a 2-D field is Ken Perlin's z = 0 slice, exactly. `rotated`: x, y, z are turned
+/// by a fixed rotation before sampling, so that the xy plane cuts the lattice along the plane
+/// perpendicular to its main diagonal (1, 1, 1): 2-D pictures lose the axis-aligned and 45-degree
+/// streaks that the 12 gradients leave on the z = 0 slice (OpenSimplex2 does the same for its
+/// "improve XY planes"). The rotation maps (x, y, z) to x a + y b + z c with a = (1, -1, 0)/sqrt 2,
+/// b = (1, 1, -2)/sqrt 6, c = (1, 1, 1)/sqrt 3 (w unchanged; 1-D points are not turned).
+/// A rotated field cannot tile (its periods would not be along x and y): periods are refused.
+/// Bulk calls on rotated fields take the double scalar path (slower than the SIMD kernels).
+enum class plane { aligned, rotated };
+[[nodiscard]] std::string_view to_string(plane p) noexcept;
+/// Parses "aligned" or "rotated"; throws perlin::invalid_argument.
+[[nodiscard]] plane parse_plane(std::string_view name);
+[[nodiscard]] std::vector<std::string> plane_names();
+
 /// A base noise and a fractal over it: what the CLI, the grid API and the renderer evaluate.
 /// The default is Ken Perlin's improved noise, unchanged (fractal_kind::none, frequency 1), whose
 /// double 3-D values are his reference values bit for bit. A small value, thread safe to read.
@@ -39,6 +54,9 @@ class field {
   }
   [[nodiscard]] const perlin::lattice& lattice() const noexcept;
   [[nodiscard]] const perlin::fractal& fractal() const noexcept { return fractal_; }
+  [[nodiscard]] perlin::plane plane() const noexcept { return plane_; }
+  /// Throws perlin::invalid_argument for `rotated` when the lattice has periods.
+  field& set_plane(perlin::plane p);
   [[nodiscard]] perlin::fractal& fractal() noexcept { return fractal_; }
 
   /// The field at p (1 to 4 coordinates), with the analytic gradient when `gradient` is not
@@ -74,6 +92,7 @@ class field {
  private:
   std::variant<improved_noise, value_noise> base_;
   perlin::fractal fractal_;
+  perlin::plane plane_ = perlin::plane::aligned;
 };
 
 }  // namespace perlin

@@ -29,6 +29,7 @@ struct field_spec {
   double persistence = 0.5;         ///< also called gain
   bool normalize = false;
   bool decorrelate = false;
+  std::string plane = "aligned";    ///< aligned | rotated (no streaks in 2-D; field.hpp)
 
   /// Sets one option from text, by its command-line name without "--" and with the command
   /// line's syntax (seed "42", period "16" or "16,8,4", octaves "6", normalize "1" or "0", gain

@@ -63,7 +63,7 @@ perlin::field_spec spec_from(const py::object& seed, const py::object& noise, co
                              const py::object& octaves, const py::object& frequency,
                              const py::object& lacunarity, const py::object& persistence,
                              const py::object& gain, const py::object& normalize,
-                             const py::object& decorrelate) {
+                             const py::object& decorrelate, const py::object& plane) {
   perlin::field_spec s;
   if (!seed.is_none()) {
     if (!is_int(seed)) type_error("seed: must be an integer from 0 to 18446744073709551615");
@@ -101,6 +101,7 @@ perlin::field_spec spec_from(const py::object& seed, const py::object& noise, co
   }
   s.normalize = to_bool(normalize, "normalize");
   s.decorrelate = to_bool(decorrelate, "decorrelate");
+  s.plane = to_str(plane, "plane");
   return s;
 }
 
@@ -286,6 +287,8 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
       o.noise.normalize = to_bool(value, "normalize");
     } else if (k == "decorrelate") {
       o.noise.decorrelate = to_bool(value, "decorrelate");
+    } else if (k == "plane") {
+      o.noise.plane = to_str(value, "plane");
     } else {
       type_error("render() got an unexpected keyword argument '" + k + "'");
     }
@@ -336,9 +339,9 @@ PYBIND11_MODULE(_perlin, m) {
                        const py::object& period, const py::object& fractal, const py::object& octaves,
                        const py::object& frequency, const py::object& lacunarity,
                        const py::object& persistence, const py::object& gain,
-                       const py::object& normalize, const py::object& decorrelate) {
+                       const py::object& normalize, const py::object& decorrelate, const py::object& plane) {
              const perlin::field_spec s = spec_from(seed, noise, interp, period, fractal, octaves, frequency,
-                                                    lacunarity, persistence, gain, normalize, decorrelate);
+                                                    lacunarity, persistence, gain, normalize, decorrelate, plane);
              py::dict kw;
              kw["seed"] = seed;
              kw["noise"] = noise;
@@ -351,13 +354,14 @@ PYBIND11_MODULE(_perlin, m) {
              kw["persistence"] = py::float_(s.persistence);
              kw["normalize"] = normalize;
              kw["decorrelate"] = decorrelate;
+             kw["plane"] = plane;
              return py_field{perlin::make_field(s), kw};
            }),
            py::kw_only(), py::arg("seed") = py::none(), py::arg("noise") = "improved",
            py::arg("interp") = "quintic", py::arg("period") = py::none(), py::arg("fractal") = "none",
            py::arg("octaves") = 1, py::arg("frequency") = 1.0, py::arg("lacunarity") = 2.0,
            py::arg("persistence") = py::none(), py::arg("gain") = py::none(),
-           py::arg("normalize") = false, py::arg("decorrelate") = false)
+           py::arg("normalize") = false, py::arg("decorrelate") = false, py::arg("plane") = "aligned")
       .def_property_readonly("_kwargs", [](const py_field& f) { return f.kwargs; })
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))

@@ -79,6 +79,7 @@ perlin::field make_field(const noise_options& o) {
   spec.persistence = o.persistence;
   spec.normalize = o.normalize;
   spec.decorrelate = o.decorrelate;
+  spec.plane = o.plane;
   return perlin::make_field(spec);
 }
 

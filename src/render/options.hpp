@@ -29,6 +29,7 @@ struct noise_options {
   double persistence = 0.5;
   bool normalize = false;
   bool decorrelate = false;
+  std::string plane = "aligned";
 };
 
 /// Parses a comma-separated list of 1 to `max` numbers for `option`; throws usage_error.

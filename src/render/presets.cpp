@@ -84,8 +84,9 @@ std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
 }
 
 namespace {
-noise_options fractal_options(const char* kind, int octaves, bool decorrelate) {
+noise_options fractal_options(const char* kind, int octaves, bool decorrelate, const char* plane = "aligned") {
   noise_options o;
+  o.plane = plane;
   o.fractal = kind;
   o.octaves = octaves;
   o.persistence = 0.5;
@@ -102,8 +103,8 @@ const std::vector<preset>& presets() {
       {"clouds", fractal_options("fbm", 6, true), 1.0 / 128, "clouds", formula::plain, false},
       {"marble", fractal_options("turbulence", 6, true), 1.0 / 64, "marble", formula::marble, false},
       {"wood", fractal_options("fbm", 3, true), 1.0 / 64, "wood", formula::wood, false},
-      {"terrain", fractal_options("fbm", 8, true), 1.0 / 256, "terrain", formula::plain, true},
-      {"ridges", fractal_options("ridged", 7, false), 1.0 / 128, "terrain", formula::plain, false},
+      {"terrain", fractal_options("fbm", 8, true, "rotated"), 1.0 / 256, "terrain", formula::plain, true},
+      {"ridges", fractal_options("ridged", 7, false, "rotated"), 1.0 / 128, "terrain", formula::plain, false},
   };
   return p;
 }

@@ -258,6 +258,9 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   if (!given("--lacunarity")) o.noise.lacunarity = pr.noise.lacunarity;
   if (!given("--normalize")) o.noise.normalize = pr.noise.normalize;
   if (!given("--decorrelate")) o.noise.decorrelate = pr.noise.decorrelate;
+  if (!given("--plane")) o.noise.plane = pr.noise.plane;
+  // --tileable needs lattice-aligned periods: a preset's rotated plane gives way to it.
+  if (o.tileable && !given("--plane")) o.noise.plane = "aligned";
 
   resolve_output(o, r);
   resolve_size(o, r);

@@ -34,6 +34,9 @@ void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency, boo
   shown(app.add_option("--persistence,--gain", o.persistence, "Amplitude ratio between octaves (>= 0)" + preset));
   app.add_flag("--normalize", o.normalize, "Divide the fractal by the sum of its amplitudes" + preset);
   app.add_flag("--decorrelate", o.decorrelate, "Offset each octave so they do not align" + preset);
+  shown(app.add_option("--plane", o.plane,
+                       "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)" + preset)
+            ->check(CLI::IsMember(perlin::plane_names())));
 }
 
 }  // namespace perlin_cli

@@ -84,7 +84,7 @@ std::string json_number(double v) {
 const std::vector<std::string>& option_names() {
   static const std::vector<std::string> names = {
       "preset", "size", "frequency", "scale", "origin", "offset", "noise", "interp", "seed",
-      "period", "fractal", "octaves", "lacunarity", "persistence", "normalize", "decorrelate",
+      "period", "fractal", "octaves", "lacunarity", "persistence", "normalize", "decorrelate", "plane",
       "colormap", "bits", "range", "stretch", "tileable", "invert"};
   return names;
 }
@@ -134,7 +134,7 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
     if (std::find(option_names().begin(), option_names().end(), key) == option_names().end()) {
       throw usage_error("unknown option '" + key + "' (valid: preset, size, frequency, scale, origin, "
                         "offset, noise, interp, seed, period, fractal, octaves, lacunarity, persistence, "
-                        "normalize, decorrelate, colormap, bits, range, stretch, tileable, invert)");
+                        "normalize, decorrelate, plane, colormap, bits, range, stretch, tileable, invert)");
     }
     if (value.size() > 200) throw usage_error("--" + key + ": value too long");
   }
@@ -159,6 +159,7 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
     else if (name == "persistence") o.noise.persistence = parse_number(name, v);
     else if (name == "normalize") o.noise.normalize = true;
     else if (name == "decorrelate") o.noise.decorrelate = true;
+    else if (name == "plane") o.noise.plane = v;
     else if (name == "colormap") o.colormap = v;
     else if (name == "bits") o.bits = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
     else if (name == "range") o.range = v;
@@ -205,6 +206,7 @@ std::string cpp_of(const render_plan& r) {
     if (n.normalize) s += "spec.normalize = true;\n";
     if (n.decorrelate) s += "spec.decorrelate = true;\n";
   }
+  if (n.plane != "aligned") s += "spec.plane = \"" + n.plane + "\";\n";
   s += "const perlin::field f = perlin::make_field(spec);\n";
   s += "perlin::grid g = perlin::grid::plane(" + std::to_string(r.width) + ", " + std::to_string(r.height) +
        ");\ng.step = {" + json_number(r.step[0]) + ", " + json_number(r.step[1]) + ", 1, 1};\n";

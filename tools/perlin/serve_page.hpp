@@ -38,6 +38,7 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <label>persistence <input type="text" name="persistence" placeholder="preset"></label>
 <label>normalize <input type="checkbox" name="normalize"></label>
 <label>decorrelate <input type="checkbox" name="decorrelate"></label>
+<label>plane <select name="plane"><option value="">(preset)</option><option>aligned</option><option>rotated</option></select></label>
 <label>colormap <select name="colormap"><option value="">(preset)</option><option>grey</option><option>clouds</option><option>marble</option><option>wood</option><option>terrain</option><option>heat</option></select></label>
 <label>invert <input type="checkbox" name="invert"></label>
 <label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
