@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "perlin/perlin.hpp"
@@ -124,6 +125,28 @@ TEST(Api, AnEmptyBatchIsValid) {
   EXPECT_NO_THROW(perlin::eval_points(perlin::field(), perlin::point_set<float>{}, none));
   std::vector<double> none_d;
   EXPECT_NO_THROW(perlin::eval_points(perlin::field(), perlin::point_set<double>{}, none_d));
+}
+
+TEST(Api, ARotatedPlaneIsTheDocumentedRotation) {
+  perlin::field f;
+  f.set_plane(perlin::plane::rotated);
+  const perlin::improved_noise n;
+  const double r2 = std::sqrt(0.5), r6 = 1 / std::sqrt(6.0), r3 = 1 / std::sqrt(3.0);
+  for (const auto& [x, y, z] : {std::tuple{0.3, 0.7, 0.0}, {-5.25, 12.5, 3.0}, {100.1, -0.2, -7.7}}) {
+    const double q[3] = {x * r2 + y * r6 + z * r3, -x * r2 + y * r6 + z * r3, -2 * y * r6 + z * r3};
+    EXPECT_NEAR(f(x, y, z), n.noise3d(q[0], q[1], q[2]), 1e-12);
+    if (z == 0) EXPECT_NEAR(f(x, y), n.noise3d(q[0], q[1], q[2]), 1e-12);  // 2-D: the same plane
+  }
+  EXPECT_EQ(f(0.37), n.noise1d(0.37));  // 1-D points are not turned
+  perlin::improved_noise tiled;
+  tiled.lattice().set_period_all(8);
+  perlin::field p(tiled, perlin::fractal().set_kind(perlin::fractal_kind::none));
+  EXPECT_THROW(p.set_plane(perlin::plane::rotated), perlin::invalid_argument);
+  perlin::field_spec spec;
+  spec.set("plane", "rotated");
+  EXPECT_EQ(perlin::make_field(spec).plane(), perlin::plane::rotated);
+  spec.set("plane", "tilted");
+  EXPECT_THROW((void)perlin::make_field(spec), perlin::invalid_argument);
 }
 
 TEST(Api, EnumNamesComeFromOneTable) {
