@@ -135,7 +135,9 @@ TEST(Api, ARotatedPlaneIsTheDocumentedRotation) {
   for (const auto& [x, y, z] : {std::tuple{0.3, 0.7, 0.0}, {-5.25, 12.5, 3.0}, {100.1, -0.2, -7.7}}) {
     const double q[3] = {x * r2 + y * r6 + z * r3, -x * r2 + y * r6 + z * r3, -2 * y * r6 + z * r3};
     EXPECT_NEAR(f(x, y, z), n.noise3d(q[0], q[1], q[2]), 1e-12);
-    if (z == 0) EXPECT_NEAR(f(x, y), n.noise3d(q[0], q[1], q[2]), 1e-12);  // 2-D: the same plane
+    if (z == 0) {
+      EXPECT_NEAR(f(x, y), n.noise3d(q[0], q[1], q[2]), 1e-12);  // 2-D: the same plane
+    }
   }
   EXPECT_EQ(f(0.37), n.noise1d(0.37));  // 1-D points are not turned
   perlin::improved_noise tiled;
