@@ -132,10 +132,11 @@ std::array<double, 4> point_of(const render_case& c, std::size_t i, std::size_t 
   }
   std::array<double, 4> p = {x0 + static_cast<double>(i) * f, y0 + static_cast<double>(j) * f, 0, 0};
   if (c.m == mode::frames || c.m == mode::volume) p[2] = static_cast<double>(k) * f;
-  if (c.m == mode::loop) {
+  if (c.m == mode::loop) {  // the default radius: frames x pixel step / pi
     const double a = 2 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(c.n);
-    p[2] = std::cos(a);
-    p[3] = std::sin(a);
+    const double radius = static_cast<double>(c.n) * f / std::numbers::pi;
+    p[2] = radius * std::cos(a);
+    p[3] = radius * std::sin(a);
   }
   return p;
 }

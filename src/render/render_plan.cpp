@@ -266,10 +266,12 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   resolve_size(o, r);
   resolve_pixels(o, pr, given("--bits"), r);
   const double freq = resolve_frequency(o, pr);
-  if (!(o.loop_radius > 0) || !std::isfinite(o.loop_radius)) {
+  if (o.loop_radius && (!(*o.loop_radius > 0) || !std::isfinite(*o.loop_radius))) {
     throw usage_error("--loop-radius: must be > 0");
   }
-  r.loop_radius = o.loop_radius;
+  // By default the circle moves 2 pixel steps a frame: a loop that flows instead of boiling.
+  r.loop_radius = o.loop_radius.value_or(static_cast<double>(std::max<std::size_t>(1, r.frames)) * freq /
+                                         std::numbers::pi);
   r.time_step = o.time_step.value_or(freq);
   if (!std::isfinite(r.time_step)) throw usage_error("--time-step: must be finite");
 

@@ -34,7 +34,7 @@ struct render_options {
   bool tileable = false;
   std::optional<std::int64_t> frames;
   bool loop = false;
-  double loop_radius = 1.0;
+  std::optional<double> loop_radius;  // default: frames x pixel step / pi (2 pixel steps a frame)
   std::optional<double> time_step;
   unsigned threads = 0;
   std::string simd;

@@ -125,8 +125,9 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--tileable", o.tileable, "Make the image wrap seamlessly (adjusts the frequency)");
   cmd->add_option("--frames", o.frames, "Write N frames (1 to 1000000), FILE_0000.png ...");
   cmd->add_flag("--loop", o.loop, "Frames loop seamlessly (a circle through 4-D noise)");
-  cmd->add_option("--loop-radius", o.loop_radius, "Radius of the loop's circle in noise units")
-      ->capture_default_str();
+  cmd->add_option("--loop-radius", o.loop_radius,
+                  "Radius of the loop's circle in noise units (default: frames x frequency / pi, "
+                  "2 pixel steps a frame)");
   cmd->add_option("--time-step", o.time_step, "Without --loop: z step between frames (default: frequency)");
   cmd->add_option("--threads", o.threads, "Worker threads, 0 = every core")->capture_default_str();
   cmd->add_option("--simd", o.simd, "Cap the SIMD target (see 'perlin targets')");
