@@ -68,15 +68,24 @@ int run_render(const render_options& o, CLI::App* cmd) {
   // The output folder must accept files before the work starts.
   perlin::check_writable(r.frame_path(0));
   prepare(r, v);
+  // Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
+  // .npy is mostly writing).
+  const double frames = static_cast<double>(std::max<std::size_t>(1, r.frames));
+  const double eval_share = r.png ? 0.7 : 0.8, encode_share = r.png ? 0.25 : 0.05;
   // Every frame stays pending until the last one is complete: an interrupted or failed
   // animation leaves no frames behind.
   std::vector<perlin::pending_file> files;
   const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
-    render_frame(r, frame, v, [&bar](double f) { bar.update(f); });
+    const double base = static_cast<double>(frame) / frames;
+    render_frame(r, frame, v, [&](double f) {
+      bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
+    });
     apply_formula(r, v);
     files.emplace_back(r.frame_path(frame));
+    bar.update(base + eval_share / frames, "encoding");
     const auto bytes = encode_frame(r, v);
+    bar.update(base + (eval_share + encode_share) / frames, "writing");
     files.back().write(bytes.data(), bytes.size());
     files.back().finish();
   }
