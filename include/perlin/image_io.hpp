@@ -40,6 +40,27 @@ void write_png(const std::filesystem::path& path, std::size_t width, std::size_t
 void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_format format,
                std::span<const std::uint8_t> data, const png_options& options = {});
 
+/// An animated PNG (APNG: every browser shows it, other viewers show frame 0): frames added one
+/// by one (compressed as they come, so only the compressed frames are kept), looping forever at
+/// `fps` frames a second.
+class apng_writer {
+ public:
+  apng_writer(std::size_t width, std::size_t height, pixel_format format, unsigned fps,
+              const png_options& options = {});
+  /// One frame's pixels, as encode_png takes them.
+  void add_frame(std::span<const std::uint8_t> data);
+  /// The file's bytes.
+  [[nodiscard]] std::vector<std::uint8_t> finish();
+
+ private:
+  std::size_t width_, height_;
+  pixel_format format_;
+  unsigned fps_;
+  png_options options_;
+  std::uint32_t frames_ = 0, sequence_ = 0;
+  std::vector<std::uint8_t> body_;
+};
+
 /// Writes a float32 NumPy array (.npy format 1.0, C order, the host's byte order as its header
 /// says: '<f4' on little-endian hosts) of the given shape, atomically like write_png.
 void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,

@@ -84,8 +84,41 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen, std
 
 }  // namespace
 
+/// The zlib stream of the filtered image (the content of IDAT, or of fdAT after its number).
+std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, pixel_format format,
+                                         std::span<const std::uint8_t> data, const png_options& options);
+
+void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t height, pixel_format format) {
+  std::uint8_t ihdr[13];
+  const auto be32 = [](std::uint8_t* p, std::uint32_t v) {
+    p[0] = static_cast<std::uint8_t>(v >> 24);
+    p[1] = static_cast<std::uint8_t>(v >> 16);
+    p[2] = static_cast<std::uint8_t>(v >> 8);
+    p[3] = static_cast<std::uint8_t>(v);
+  };
+  be32(ihdr, static_cast<std::uint32_t>(width));
+  be32(ihdr + 4, static_cast<std::uint32_t>(height));
+  ihdr[8] = format == pixel_format::gray16 ? 16 : 8;
+  ihdr[9] = format == pixel_format::rgb8 ? 2 : 0;  // truecolour or greyscale
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;               // deflate, adaptive filters, no interlace
+  chunk(out, "IHDR", ihdr, sizeof ihdr);
+}
+
 std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixel_format format,
                                      std::span<const std::uint8_t> data, const png_options& options) {
+  std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  ihdr_chunk(out, width, height, format);
+  const auto z = compress_image(width, height, format, data, options);
+  constexpr std::size_t k_idat = std::size_t{1} << 24;
+  for (std::size_t at = 0; at < z.size(); at += k_idat) {
+    chunk(out, "IDAT", z.data() + at, std::min(k_idat, z.size() - at));
+  }
+  chunk(out, "IEND", nullptr, 0);
+  return out;
+}
+
+std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, pixel_format format,
+                                         std::span<const std::uint8_t> data, const png_options& options) {
   const std::size_t bpp = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
@@ -130,20 +163,6 @@ std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixe
       if (e) std::rethrow_exception(e);
     }
   }
-  std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  std::uint8_t ihdr[13];
-  const auto be32 = [](std::uint8_t* p, std::uint32_t v) {
-    p[0] = static_cast<std::uint8_t>(v >> 24);
-    p[1] = static_cast<std::uint8_t>(v >> 16);
-    p[2] = static_cast<std::uint8_t>(v >> 8);
-    p[3] = static_cast<std::uint8_t>(v);
-  };
-  be32(ihdr, static_cast<std::uint32_t>(width));
-  be32(ihdr + 4, static_cast<std::uint32_t>(height));
-  ihdr[8] = format == pixel_format::gray16 ? 16 : 8;
-  ihdr[9] = format == pixel_format::rgb8 ? 2 : 0;  // truecolour or greyscale
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;               // deflate, adaptive filters, no interlace
-  chunk(out, "IHDR", ihdr, sizeof ihdr);
   // The zlib stream: header, the bands' deflate data, the combined Adler-32.
   std::vector<std::uint8_t> z = {0x78, 0x01};
   uLong adler = 1;
@@ -152,10 +171,51 @@ std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixe
     adler = adler32_combine(adler, b.adler, static_cast<z_off_t>(b.raw_size));
   }
   put32(z, static_cast<std::uint32_t>(adler));
-  constexpr std::size_t k_idat = std::size_t{1} << 24;
-  for (std::size_t at = 0; at < z.size(); at += k_idat) {
-    chunk(out, "IDAT", z.data() + at, std::min(k_idat, z.size() - at));
+  return z;
+}
+
+apng_writer::apng_writer(std::size_t width, std::size_t height, pixel_format format, unsigned fps,
+                         const png_options& options)
+    : width_(width), height_(height), format_(format), fps_(fps), options_(options) {
+  if (fps == 0 || fps > 1000) throw invalid_argument("fps: must be 1 to 1000, got " + std::to_string(fps));
+}
+
+void apng_writer::add_frame(std::span<const std::uint8_t> data) {
+  // Frame control: sequence, size, offset 0,0, delay 1/fps, no disposal, no blending.
+  std::vector<std::uint8_t> fctl;
+  put32(fctl, sequence_++);
+  put32(fctl, static_cast<std::uint32_t>(width_));
+  put32(fctl, static_cast<std::uint32_t>(height_));
+  put32(fctl, 0);
+  put32(fctl, 0);
+  fctl.push_back(0);
+  fctl.push_back(1);  // delay numerator 1
+  fctl.push_back(static_cast<std::uint8_t>(fps_ >> 8));
+  fctl.push_back(static_cast<std::uint8_t>(fps_ & 0xFF));  // denominator fps
+  fctl.push_back(0);  // APNG_DISPOSE_OP_NONE
+  fctl.push_back(0);  // APNG_BLEND_OP_SOURCE
+  chunk(body_, "fcTL", fctl.data(), fctl.size());
+  const auto z = compress_image(width_, height_, format_, data, options_);
+  if (frames_ == 0) {
+    chunk(body_, "IDAT", z.data(), z.size());  // the first frame is the default image
+  } else {
+    std::vector<std::uint8_t> fdat;
+    put32(fdat, sequence_++);
+    fdat.insert(fdat.end(), z.begin(), z.end());
+    chunk(body_, "fdAT", fdat.data(), fdat.size());
   }
+  ++frames_;
+}
+
+std::vector<std::uint8_t> apng_writer::finish() {
+  if (frames_ == 0) throw invalid_argument("frames: an animation needs at least one frame");
+  std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  ihdr_chunk(out, width_, height_, format_);
+  std::vector<std::uint8_t> actl;
+  put32(actl, frames_);
+  put32(actl, 0);  // loop forever
+  chunk(out, "acTL", actl.data(), actl.size());
+  out.insert(out.end(), body_.begin(), body_.end());
   chunk(out, "IEND", nullptr, 0);
   return out;
 }

@@ -288,6 +288,14 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   }
   if (!r.png && given("--compression")) r.warnings.push_back("--compression has no effect on .npy");
   r.compression = o.compression;
+  if (o.animated) {
+    if (r.frames == 0) throw usage_error("--animated needs --frames N");
+    if (!r.png || r.to_stdout) throw usage_error("--animated writes one .png file (an APNG)");
+  }
+  if (given("--fps") && !o.animated) throw usage_error("--fps needs --animated");
+  if (o.fps < 1 || o.fps > 1000) throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));
+  r.animated = o.animated;
+  r.fps = o.fps;
   r.bulk = {.threads = o.threads, .strict = o.strict};
   r.simd = o.simd;
   r.quiet = o.quiet;
@@ -321,7 +329,7 @@ perlin::grid render_plan::frame_grid(std::size_t frame) const {
 }
 
 std::string render_plan::frame_path(std::size_t frame) const {
-  if (frames == 0) return output;
+  if (frames == 0 || animated) return output;
   const int digits = std::max(4, static_cast<int>(std::to_string(frames - 1).size()));
   const std::filesystem::path p(output);
   char num[32];

@@ -43,6 +43,8 @@ struct render_options {
   std::string format;  // png or npy; needed with -o - (standard output), else from the extension
   int compression = 1;  // PNG zlib level 0..9
   bool invert = false;
+  bool animated = false;  // --frames into one animated PNG
+  unsigned fps = 24;
 };
 
 /// Most frames one render writes, and most slices of a volume.
@@ -76,6 +78,8 @@ struct render_plan {
   bool quiet = false;
   bool to_stdout = false;          // -o -
   int compression = 1;             // PNG zlib level
+  bool animated = false;           // the frames go into one animated PNG (APNG) at `output`
+  unsigned fps = 24;
   /// Options that were given but change nothing here (printed as warnings by the CLI).
   std::vector<std::string> warnings;
 

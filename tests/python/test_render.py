@@ -65,3 +65,22 @@ def test_render_errors_are_the_commands():
         perlin.render(size=(0, 10))
     with pytest.raises(TypeError, match="unexpected keyword argument 'frames'"):
         perlin.render(frames=3)
+
+
+def test_animated_png_holds_every_frame(perlin_exe, tmp_path):
+    """--animated: one APNG whose frames are the numbered PNGs, pixel for pixel, at --fps."""
+    args = ["--preset", "clouds", "--size", "40x30", "--frames", "6", "--loop"]
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "f.png"), *args], check=True)
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "a.png"), *args, "--animated",
+                    "--fps", "12"], check=True)
+    im = PIL.open(tmp_path / "a.png")
+    assert im.is_animated and im.n_frames == 6
+    assert abs(im.info["duration"] - 1000 / 12) < 1e-6
+    for k in range(6):
+        im.seek(k)
+        want = np.array(PIL.open(tmp_path / f"f_{k:04d}.png"))
+        assert np.array_equal(np.array(im.convert("RGB")), want), k
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png"] + [f"f_{k:04d}.png" for k in range(6)]
+    bad = subprocess.run([perlin_exe, "render", "-o", str(tmp_path / "b.png"), "--animated"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--animated needs --frames" in bad.stderr

@@ -76,6 +76,29 @@ int run_render(const render_options& o, CLI::App* cmd) {
   // animation leaves no frames behind.
   std::vector<perlin::pending_file> files;
   const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
+  if (r.animated) {
+    // One APNG: each frame compressed as it comes, one pending file at the end.
+    const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
+                        : r.bits == 16    ? perlin::pixel_format::gray16
+                                          : perlin::pixel_format::gray8;
+    perlin::apng_writer apng(r.width, r.height, format, r.fps,
+                             {.compression = r.compression, .threads = r.bulk.threads});
+    for (std::size_t frame = 0; frame < frame_count; ++frame) {
+      const double base = static_cast<double>(frame) / frames;
+      render_frame(r, frame, v, [&](double f) {
+        bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
+      });
+      apply_formula(r, v);
+      bar.update(base + eval_share / frames, "encoding");
+      apng.add_frame(to_pixels(r, v));
+    }
+    perlin::pending_file file(r.output);
+    const auto bytes = apng.finish();
+    bar.update(0.99, "writing");
+    file.write(bytes.data(), bytes.size());
+    file.publish();
+    return 0;
+  }
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
     const double base = static_cast<double>(frame) / frames;
     render_frame(r, frame, v, [&](double f) {
@@ -134,6 +157,8 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--tileable", o.tileable, "Make the image wrap seamlessly (adjusts the frequency)");
   cmd->add_option("--frames", o.frames, "Write N frames (1 to 1000000), FILE_0000.png ...");
   cmd->add_flag("--loop", o.loop, "Frames loop seamlessly (a circle through 4-D noise)");
+  cmd->add_flag("--animated", o.animated, "With --frames: one animated PNG (APNG) instead of numbered files");
+  cmd->add_option("--fps", o.fps, "Frames a second of --animated")->capture_default_str();
   cmd->add_option("--loop-radius", o.loop_radius,
                   "Radius of the loop's circle in noise units (default: frames x frequency / pi, "
                   "2 pixel steps a frame)");
