@@ -71,6 +71,20 @@ void write_npy(pending_file& file, std::span<const std::size_t> shape,
 [[nodiscard]] std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
                                                    std::span<const float> data);
 
+/// A TIFF (libtiff) of `pages` pages of width x height samples, one sample per pixel: 32-bit
+/// float (the raw values, what GIS tools and Blender read) or 16-bit unsigned. In memory.
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
+                                                    std::span<const float> data);
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
+                                                    std::span<const std::uint16_t> data);
+/// A 16-bit RAW heightmap: unsigned little-endian samples, rows top to bottom, no header (what
+/// Unity and Unreal import; Unity wants squares of 2^n + 1).
+[[nodiscard]] std::vector<std::uint8_t> encode_raw16(std::size_t width, std::size_t height,
+                                                     std::span<const std::uint16_t> data);
+/// An OpenEXR image of 32-bit float channels: Y (channels = 1) or R, G, B interleaved (3).
+[[nodiscard]] std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
+                                                   std::span<const float> data, int channels);
+
 /// A decoded PNG: samples in file order, 16-bit samples as host-endian std::uint16_t bytes.
 struct png_image {
   std::size_t width = 0, height = 0;

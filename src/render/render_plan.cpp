@@ -46,25 +46,34 @@ void resolve_output(const render_options& o, render_plan& r) {
   r.output = o.output;
   r.to_stdout = o.output == "-";
   const std::string ext = lower(std::filesystem::path(o.output).extension().string());
+  const char* valid = ".png, .npy, .r16 or .raw, .tif or .tiff, .exr";
   std::string format = lower(o.format);
   if (format.empty()) {
-    if (ext == ".png" || ext == ".npy") {
+    if (ext == ".png" || ext == ".npy" || ext == ".exr") {
       format = ext.substr(1);
+    } else if (ext == ".r16" || ext == ".raw") {
+      format = "raw";
+    } else if (ext == ".tif" || ext == ".tiff") {
+      format = "tiff";
     } else if (r.to_stdout) {
       format = "png";
     } else if (ext.empty()) {
-      throw usage_error("--output: '" + o.output + "' has no extension (.png or .npy), or give --format");
+      throw usage_error("--output: '" + o.output + "' has no extension (" + valid + "), or give --format");
     } else {
-      throw usage_error("--output: cannot write '" + ext + "' files (valid: .png, .npy)");
+      throw usage_error("--output: cannot write '" + ext + "' files (valid: " + valid + ")");
     }
   }
-  if (format != "png" && format != "npy") {
-    throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy)");
-  }
+  if (format == "png") r.format = file_format::png;
+  else if (format == "npy") r.format = file_format::npy;
+  else if (format == "raw") r.format = file_format::raw16;
+  else if (format == "tiff") r.format = file_format::tiff;
+  else if (format == "exr") r.format = file_format::exr;
+  else throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy, raw, tiff, exr)");
   if (std::filesystem::path(o.output).filename() == "." || std::filesystem::path(o.output).filename() == "..") {
     throw usage_error("--output: '" + o.output + "' is a folder; give a file name");
   }
-  r.png = format == "png";
+  r.png = r.format == file_format::png || r.format == file_format::raw16 ||
+          (r.format == file_format::tiff && o.bits == 16) || (r.format == file_format::exr && o.colormap);
 }
 
 /// Options that change nothing with the resolved settings: a warning, or an error where the
@@ -109,7 +118,9 @@ void resolve_size(const render_options& o, render_plan& r) {
   }
   if (r.frames > 0 && r.depth > 0) throw usage_error("--frames and --depth cannot be combined");
   if (o.loop && r.frames == 0) throw usage_error("--loop needs --frames N");
-  if (r.png && r.depth > 0) throw usage_error("--depth: a volume is written as .npy (a PNG is 2-D)");
+  if (r.depth > 0 && r.format != file_format::npy && r.format != file_format::tiff) {
+    throw usage_error("--depth: a volume is written as .npy or .tif (pages); this format is 2-D");
+  }
   r.loop = o.loop;
   r.dims = r.frames > 0 ? (r.loop ? 4 : 3) : (r.depth > 0 ? 3 : 2);
 }
@@ -117,8 +128,26 @@ void resolve_size(const render_options& o, render_plan& r) {
 void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, render_plan& r) {
   if (o.bits != 8 && o.bits != 16) throw usage_error("--bits: must be 8 or 16");
   r.bits = o.bits;
-  if (!r.png && (bits_given || o.colormap)) {
-    throw usage_error("--bits and --colormap apply to .png output; .npy holds the raw values");
+  switch (r.format) {
+    case file_format::npy:
+      if (bits_given || o.colormap) {
+        throw usage_error("--bits and --colormap apply to .png output; .npy holds the raw values");
+      }
+      break;
+    case file_format::raw16:
+      if (bits_given && o.bits != 16) throw usage_error("--bits: a RAW heightmap is 16-bit");
+      if (o.colormap && *o.colormap != "grey") throw usage_error("--colormap: a RAW heightmap is one grey channel");
+      r.bits = 16;
+      break;
+    case file_format::tiff:
+      if (bits_given && o.bits != 16) throw usage_error("--bits: a TIFF holds the float32 values, or 16-bit grey with --bits 16");
+      if (o.colormap && *o.colormap != "grey") throw usage_error("--colormap: a TIFF here is one sample per pixel");
+      break;
+    case file_format::exr:
+      if (bits_given) throw usage_error("--bits: an EXR holds float32 values (Y, or RGB with --colormap)");
+      break;
+    case file_format::png:
+      break;
   }
   const std::string name = o.colormap.value_or(r.bits == 16 ? "grey" : pr.colormap);
   if (name.find(':') != std::string::npos) {
@@ -290,7 +319,7 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   r.compression = o.compression;
   if (o.animated) {
     if (r.frames == 0) throw usage_error("--animated needs --frames N");
-    if (!r.png || r.to_stdout) throw usage_error("--animated writes one .png file (an APNG)");
+    if (r.format != file_format::png || r.to_stdout) throw usage_error("--animated writes one .png file (an APNG)");
   }
   if (given("--fps") && !o.animated) throw usage_error("--fps needs --animated");
   if (o.fps < 1 || o.fps > 1000) throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));

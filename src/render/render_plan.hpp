@@ -51,12 +51,16 @@ struct render_options {
 inline constexpr std::int64_t k_max_frames = 1000000;
 inline constexpr std::int64_t k_max_depth = 2147483647;
 
+/// The file formats `perlin render` writes (by extension, or --format).
+enum class file_format { png, npy, raw16, tiff, exr };
+
 struct render_plan {
   perlin::field field;
   noise_options noise;  // the field's options after the preset filled in what was not given
   formula f = formula::plain;
   std::string output;
-  bool png = true;
+  file_format format = file_format::png;
+  bool png = true;  // the values are mapped to pixels (PNG, RAW, 16-bit TIFF, EXR with a colormap)
   int bits = 8;
   std::shared_ptr<const colormap> cmap;  // null: grey; a preset's, or a custom gradient
   bool invert = false;             // map t to 1 - t

@@ -31,6 +31,27 @@ namespace {
 
 /// The bytes of the frame's file: a PNG of its pixels, or a .npy of its values.
 std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values& v) {
+  const std::size_t pages = std::max<std::size_t>(1, r.depth);
+  const auto grey16 = [&] {  // the 16-bit grey mapping, as the PNG's samples
+    const auto bytes = to_pixels(r, v);
+    std::vector<std::uint16_t> s(bytes.size() / 2);
+    std::memcpy(s.data(), bytes.data(), bytes.size());
+    return s;
+  };
+  switch (r.format) {
+    case file_format::raw16: return perlin::encode_raw16(r.width, r.height, grey16());
+    case file_format::tiff:
+      if (r.png) return perlin::encode_tiff(r.width, r.height, pages, std::span<const std::uint16_t>(grey16()));
+      return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values));
+    case file_format::exr: {
+      if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1);
+      const auto rgb = to_pixels(r, v);
+      std::vector<float> f(rgb.size());
+      for (std::size_t i = 0; i < rgb.size(); ++i) f[i] = static_cast<float>(rgb[i]) / 255.0f;
+      return perlin::encode_exr(r.width, r.height, f, 3);
+    }
+    default: break;
+  }
   if (!r.png) {
     std::vector<std::size_t> shape;
     if (r.depth > 0) shape.push_back(r.depth);
@@ -126,8 +147,10 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   auto opts = std::make_shared<render_options>();
   CLI::App* cmd = app.add_subcommand("render", "Render noise to a PNG image or a .npy array");
   auto& o = *opts;
-  cmd->add_option("-o,--output", o.output, "Output file: .png or .npy, or - for standard output")->required();
-  cmd->add_option("--format", o.format, "png or npy (default: from the extension; png for -)");
+  cmd->add_option("-o,--output", o.output,
+                  "Output file: .png, .npy, .r16/.raw (16-bit RAW), .tif/.tiff (float32), .exr (float32), "
+                  "or - for standard output")->required();
+  cmd->add_option("--format", o.format, "png, npy, raw, tiff or exr (default: from the extension; png for -)");
   cmd->add_option("--compression", o.compression, "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
       ->capture_default_str();
   cmd->add_option("--size", o.size, "Image size WxH in pixels")->capture_default_str();

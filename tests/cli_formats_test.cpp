@@ -1,0 +1,173 @@
+// The heightmap formats of `perlin render`: RAW 16-bit (the PNG-16's samples, little-endian),
+// float TIFF (read back with libtiff: the .npy's values bit for bit; volumes as pages), 16-bit
+// TIFF, and OpenEXR (read back with OpenEXR: Y equals the .npy, RGB equals the PNG / 255);
+// every combination a format cannot hold is refused, leaving no file.
+#include <gtest/gtest.h>
+#include <tiffio.h>
+
+#include <ImfArray.h>
+#include <ImfChannelList.h>
+#include <ImfInputFile.h>
+#include <ImfFrameBuffer.h>
+#include <ImfHeader.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "perlin/image_io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using perlin_test::run_perlin;
+using perlin_test::slurp;
+using perlin_test::temp_dir;
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+std::vector<float> npy_values(const fs::path& p) {
+  const std::string bytes = slurp(p);
+  const std::size_t header = static_cast<unsigned char>(bytes[8]) |
+                             static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  std::vector<float> v((bytes.size() - 10 - header) / 4);
+  std::memcpy(v.data(), bytes.data() + 10 + header, v.size() * 4);
+  return v;
+}
+
+/// Every page of a TIFF, read with libtiff, as raw sample bytes; checks the sample layout.
+std::vector<std::vector<std::uint8_t>> tiff_pages(const fs::path& p, int bits, int format, std::uint32_t w,
+                                                  std::uint32_t h) {
+  TIFF* t = TIFFOpen(p.c_str(), "r");
+  EXPECT_NE(t, nullptr);
+  std::vector<std::vector<std::uint8_t>> pages;
+  if (t == nullptr) return pages;
+  do {
+    std::uint32_t width = 0, height = 0;
+    std::uint16_t bps = 0, spp = 0, sf = 0;
+    TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(t, TIFFTAG_IMAGELENGTH, &height);
+    TIFFGetField(t, TIFFTAG_BITSPERSAMPLE, &bps);
+    TIFFGetField(t, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    TIFFGetField(t, TIFFTAG_SAMPLEFORMAT, &sf);
+    EXPECT_EQ(width, w);
+    EXPECT_EQ(height, h);
+    EXPECT_EQ(bps, bits);
+    EXPECT_EQ(spp, 1);
+    EXPECT_EQ(sf, format);
+    std::vector<std::uint8_t> page(static_cast<std::size_t>(TIFFScanlineSize(t)) * height);
+    for (std::uint32_t r = 0; r < height; ++r) {
+      TIFFReadScanline(t, page.data() + r * static_cast<std::size_t>(TIFFScanlineSize(t)), r, 0);
+    }
+    pages.push_back(std::move(page));
+  } while (TIFFReadDirectory(t));
+  TIFFClose(t);
+  return pages;
+}
+
+TEST(CliFormats, RawIsThePng16SamplesLittleEndian) {
+  const temp_dir d;
+  const std::string args = " --preset terrain --size 65x33";
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "h.png") + args + " --bits 16").status, 0);
+  for (const char* name : {"h.r16", "h.RAW"}) {
+    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / name) + args).status, 0) << name;
+    const std::string raw = slurp(d.path / name);
+    const auto png = perlin::read_png(d.path / "h.png");
+    ASSERT_EQ(raw.size(), 65u * 33 * 2);
+    for (std::size_t i = 0; i < 65 * 33; ++i) {
+      std::uint16_t s;
+      std::memcpy(&s, png.data.data() + 2 * i, 2);
+      ASSERT_EQ(static_cast<unsigned char>(raw[2 * i]) | static_cast<unsigned char>(raw[2 * i + 1]) << 8, s) << i;
+    }
+  }
+}
+
+TEST(CliFormats, FloatTiffIsTheNpyAndVolumesArePages) {
+  const temp_dir d;
+  for (const std::string depth : {"", " --depth 3"}) {
+    const std::string args = " --preset clouds --size 40x30 --seed 5" + depth;
+    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.npy") + args).status, 0);
+    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.tif") + args).status, 0);
+    const auto want = npy_values(d.path / "v.npy");
+    const auto pages = tiff_pages(d.path / "v.tif", 32, SAMPLEFORMAT_IEEEFP, 40, 30);
+    ASSERT_EQ(pages.size(), depth.empty() ? 1u : 3u);
+    std::vector<float> got;
+    for (const auto& p : pages) {
+      const std::size_t at = got.size();
+      got.resize(at + p.size() / 4);
+      std::memcpy(got.data() + at, p.data(), p.size());
+    }
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * 4), 0) << depth;
+  }
+  // 16-bit: the PNG-16's samples.
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.tiff") + " --size 40x30 --bits 16").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.png") + " --size 40x30 --bits 16").status, 0);
+  const auto page = tiff_pages(d.path / "g.tiff", 16, SAMPLEFORMAT_UINT, 40, 30).at(0);
+  EXPECT_EQ(std::memcmp(page.data(), perlin::read_png(d.path / "g.png").data.data(), page.size()), 0);
+}
+
+TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
+  const temp_dir d;
+  const std::string args = " --preset ridges --size 37x23";
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.npy") + args).status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.exr") + args).status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.exr") + args + " --colormap heat").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.png") + args + " --colormap heat").status, 0);
+  const auto want = npy_values(d.path / "v.npy");
+  {
+    Imf::InputFile in((d.path / "v.exr").c_str());
+    const auto dw = in.header().dataWindow();
+    ASSERT_EQ(dw.max.x - dw.min.x + 1, 37);
+    ASSERT_EQ(dw.max.y - dw.min.y + 1, 23);
+    ASSERT_NE(in.header().channels().findChannel("Y"), nullptr);
+    std::vector<float> y(37 * 23);
+    Imf::FrameBuffer fb;
+    fb.insert("Y", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(y.data()), sizeof(float), sizeof(float) * 37));
+    in.setFrameBuffer(fb);
+    in.readPixels(dw.min.y, dw.max.y);
+    EXPECT_EQ(std::memcmp(y.data(), want.data(), want.size() * 4), 0);
+  }
+  {
+    Imf::InputFile in((d.path / "c.exr").c_str());
+    std::vector<float> rgb(37 * 23 * 3);
+    Imf::FrameBuffer fb;
+    const char* names[3] = {"R", "G", "B"};
+    for (int c = 0; c < 3; ++c) {
+      fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(rgb.data() + c), 3 * sizeof(float),
+                                     3 * sizeof(float) * 37));
+    }
+    in.setFrameBuffer(fb);
+    in.readPixels(0, 22);
+    const auto png = perlin::read_png(d.path / "c.png");
+    for (std::size_t i = 0; i < rgb.size(); ++i) ASSERT_FLOAT_EQ(rgb[i] * 255.0f, float(png.data[i])) << i;
+  }
+}
+
+TEST(CliFormats, WhatAFormatCannotHoldIsRefused) {
+  const temp_dir d;
+  const struct {
+    std::string args;
+    const char* message;
+  } cases[] = {
+      {"-o " + q(d.path / "a.r16") + " --colormap heat", "RAW heightmap is one grey channel"},
+      {"-o " + q(d.path / "a.raw") + " --bits 8", "RAW heightmap is 16-bit"},
+      {"-o " + q(d.path / "a.r16") + " --depth 2", "--depth"},
+      {"-o " + q(d.path / "a.tif") + " --colormap terrain", "one sample per pixel"},
+      {"-o " + q(d.path / "a.tif") + " --bits 8", "--bits"},
+      {"-o " + q(d.path / "a.exr") + " --bits 16", "--bits"},
+      {"-o " + q(d.path / "a.exr") + " --depth 2", "--depth"},
+      {"-o " + q(d.path / "a.jpg"), ".r16"},
+      {"-o " + q(d.path / "a.tif") + " --frames 2 --animated", "--animated"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_perlin("render " + c.args + " --size 8x8");
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(d.path));
+}
+
+}  // namespace
