@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/splitmix64.hpp"
 #include "perlin/error.hpp"
 #include "perlin/range.hpp"
 
@@ -71,19 +72,12 @@ template float field::eval<float>(std::span<const float>, std::span<float>) cons
 std::pair<double, double> field::typical_range(std::size_t dims) const {
   const auto [lo_bound, hi_bound] = range(dims);
   constexpr int k_samples = 16384;
-  std::uint64_t state = 0x243F6A8885A308D3ULL;  // SplitMix64 (docs/seeding.md), fixed start
-  const auto next = [&state] {
-    state += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  };
+  detail::splitmix64 rng(0x243F6A8885A308D3ULL);  // a fixed start: the same points every time
   const double extent = 256.0 / fractal_.frequency();
   std::vector<double> values(k_samples);
   double p[4];
   for (auto& v : values) {
-    for (std::size_t k = 0; k < dims; ++k) p[k] = static_cast<double>(next() >> 11) * 0x1p-53 * extent;
+    for (std::size_t k = 0; k < dims; ++k) p[k] = static_cast<double>(rng.next() >> 11) * 0x1p-53 * extent;
     v = eval<double>(std::span<const double>(p, dims));
   }
   // The 0.2% and 99.8% quantiles: about 1 sample in 250 lies beyond each and is clamped.

@@ -2,22 +2,17 @@
 // split rows or points over threads, and call the active target's kernels once per chunk.
 #include "perlin/grid.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "detail/grid_plan.hpp"
+#include "detail/parallel.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"
@@ -38,85 +33,6 @@ std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
     detail::throw_invalid(what, "the number of samples overflows std::size_t");
   }
   return a * b;
-}
-
-/// The CPUs this process may run on: its affinity mask, and a cgroup v2 CPU quota when one is
-/// set (a 2-CPU container on a 64-core host gets 2, not 64). At least 1.
-unsigned usable_cpus() {
-  static const unsigned cpus = [] {
-    unsigned n = std::max(1u, std::thread::hardware_concurrency());
-#ifdef __linux__
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) n = std::max(1, CPU_COUNT(&set));
-    // cgroup v2: "max 100000" (no quota) or "QUOTA PERIOD" in microseconds.
-    std::ifstream f("/sys/fs/cgroup/cpu.max");
-    std::string quota;
-    double period = 0;
-    if (f >> quota >> period && quota != "max" && period > 0) {
-      const double q = std::strtod(quota.c_str(), nullptr) / period;
-      if (q > 0) n = std::min(n, std::max(1u, static_cast<unsigned>(std::ceil(q))));
-    }
-#endif
-    return n;
-  }();
-  return cpus;
-}
-
-unsigned thread_count(unsigned requested, std::size_t work_items) {
-  unsigned t = requested == 0 ? usable_cpus() : requested;
-  if (work_items < t) t = static_cast<unsigned>(std::max<std::size_t>(1, work_items));
-  return t;
-}
-
-/// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks. Chunks never share an
-/// output element, so the result does not depend on the thread count. A thread that cannot be
-/// started (EAGAIN under a pids limit) is no error: its chunk runs on the calling thread, and
-/// the threads already started are always joined (std::jthread), so nothing terminates.
-template <class F>
-void parallel_for(std::size_t n, unsigned threads, F&& fn) {
-  if (threads <= 1) {
-    fn(std::size_t{0}, n);
-    return;
-  }
-  // floor(n * k / threads) without overflow: with n = q * threads + r, it is q * k + r * k / threads.
-  const auto bound = [&](unsigned k) {
-    return n / threads * k + n % threads * k / threads;
-  };
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  std::vector<std::exception_ptr> errors(threads);
-  const auto chunk = [&](unsigned k) {
-    try {
-      fn(bound(k), bound(k + 1));
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    pool.reserve(threads - 1);
-    unsigned k = 1;
-    for (; k < threads; ++k) {
-      try {
-        pool.emplace_back(chunk, k);
-      } catch (const std::system_error&) {
-        break;  // no more threads: the calling thread does the rest
-      }
-    }
-    for (; k < threads; ++k) chunk(k);
-    chunk(0);
-  }  // joins
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-#else
-  // Without exceptions the kernels cannot fail, and a thread that cannot start aborts.
-  const auto chunk = [&](unsigned k) { fn(bound(k), bound(k + 1)); };
-  std::vector<std::jthread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(chunk, k);
-  chunk(0);
-#endif
 }
 
 void check_grid(const grid& g) {
@@ -247,7 +163,7 @@ template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
   const std::size_t rows = g.size() / nx;
-  parallel_for(rows, thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
+  detail::parallel_for(rows, detail::thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
     for (std::size_t row = rb; row < re; ++row) {
       T p[4] = {};
       std::size_t rem = row;
@@ -346,14 +262,14 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
     return band;
   };
-  const unsigned threads = thread_count(o.threads, std::max<std::size_t>(rows, nx / 64));
+  const unsigned threads = detail::thread_count(o.threads, std::max<std::size_t>(rows, nx / 64));
   if (rows >= threads) {
     // Bands of columns one after the other (bounded tables), each band's rows over the threads.
     for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
       const std::size_t width = std::min(k_band_columns, nx - x0);
       detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, width), o.strict);
       plan.row_stride = nx;
-      parallel_for(rows, threads, [&](std::size_t rb, std::size_t re) {
+      detail::parallel_for(rows, threads, [&](std::size_t rb, std::size_t re) {
         fill_band(plan, x0, width, rb, re);
       });
     }
@@ -362,7 +278,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     // columns instead, each with its own plan.
     const std::size_t width = std::min(k_band_columns, (nx + threads - 1) / threads);
     const std::size_t bands = (nx + width - 1) / width;
-    parallel_for(bands, threads, [&](std::size_t bb, std::size_t be) {
+    detail::parallel_for(bands, threads, [&](std::size_t bb, std::size_t be) {
       for (std::size_t b = bb; b < be; ++b) {
         const std::size_t x0 = b * width;
         const std::size_t w = std::min(width, nx - x0);
@@ -453,14 +369,14 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
   const std::size_t dims = point_dims(p, out.size());
   if (dims == 0) return;
   const std::size_t n = out.size();
-  const unsigned threads = thread_count(o.threads, n / 4096 + 1);
+  const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
   const auto plan = f.plane() == plane::rotated && dims >= 2
                         ? std::optional<detail::points_plan>()
                         : detail::make_points_plan(f, p, dims, o.strict);
   if (!plan) {
     // Periods that are not powers of two: the double scalar path, rounded.
     const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
-    parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+    detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
         double q[4];
         for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
@@ -470,7 +386,7 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
     return;
   }
   const detail::kernels& k = detail::active_kernels();
-  parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+  detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
     k.eval_points(*plan, b, e, out.data() + b);
   });
 }
@@ -481,7 +397,7 @@ void eval_points(const field& f, const point_set<double>& p, std::span<double> o
   if (dims == 0) return;
   const double* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
   const std::size_t n = out.size();
-  parallel_for(n, thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {
+  detail::parallel_for(n, detail::thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       double q[4];
       for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "detail/splitmix64.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -27,29 +28,6 @@ constexpr std::array<std::uint8_t, 256> k_perlin_table = {
     150, 254, 138, 236, 205, 93,  222, 114, 67,  29,  24,  72,  243, 141, 128, 195, 78,  66,
     215, 61,  156, 180};
 
-// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014),
-// with the constants of its reference implementation. docs/seeding.md specifies it in full.
-class splitmix64 {
- public:
-  explicit splitmix64(std::uint64_t seed) noexcept : state_(seed) {}
-  std::uint64_t next() noexcept {
-    state_ += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  /// Unbiased draw in [0, n): rejects the 2^64 mod n lowest outputs, then takes the remainder.
-  std::uint64_t below(std::uint64_t n) noexcept {
-    const std::uint64_t threshold = (0 - n) % n;  // == 2^64 mod n
-    std::uint64_t r = next();
-    while (r < threshold) r = next();
-    return r % n;
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 }  // namespace
 
@@ -60,7 +38,7 @@ permutation::permutation() noexcept {
 permutation::permutation(std::uint64_t seed) noexcept : seed_(seed) {
   std::array<std::uint8_t, 256> t{};
   for (std::size_t i = 0; i < 256; ++i) t[i] = static_cast<std::uint8_t>(i);
-  splitmix64 rng(seed);
+  detail::splitmix64 rng(seed);
   // Fisher-Yates, from the last element down: swap t[i] with t[j], j uniform in [0, i].
   for (std::size_t i = 255; i > 0; --i) {
     const auto j = static_cast<std::size_t>(rng.below(i + 1));

@@ -22,20 +22,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+using perlin_test::npy_values;
+using perlin_test::q;
 using perlin_test::run_perlin;
 using perlin_test::slurp;
 using perlin_test::temp_dir;
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-std::vector<float> npy_values(const fs::path& p) {
-  const std::string bytes = slurp(p);
-  const std::size_t header = static_cast<unsigned char>(bytes[8]) |
-                             static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
-  std::vector<float> v((bytes.size() - 10 - header) / 4);
-  std::memcpy(v.data(), bytes.data() + 10 + header, v.size() * 4);
-  return v;
-}
 
 /// Every page of a TIFF, read with libtiff, as raw sample bytes; checks the sample layout.
 std::vector<std::vector<std::uint8_t>> tiff_pages(const fs::path& p, int bits, int format, std::uint32_t w,

@@ -169,15 +169,6 @@ bool near_edge(const render_case& c, double v, double t) {
   return std::abs(t - 0.5) < 1e-5;
 }
 
-std::vector<float> read_npy_values(const fs::path& p) {
-  const std::string bytes = slurp(p);
-  const std::size_t header = static_cast<unsigned char>(bytes[8]) |
-                             static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
-  std::vector<float> v((bytes.size() - 10 - header) / 4);
-  std::memcpy(v.data(), bytes.data() + 10 + header, v.size() * 4);
-  return v;
-}
-
 std::string args_of(const render_case& c, const fs::path& out) {
   std::string a = "render -q -o '" + out.string() + "' --preset " + c.r.name + " --size " +
                   std::to_string(c.w) + "x" + std::to_string(c.h);
@@ -217,7 +208,7 @@ std::size_t check_case(const render_case& c) {
   for (std::size_t k = 0; k < files; ++k) {
     const fs::path path = d.path / frame_name("out", c, k);
     if (c.npy) {
-      const auto v = read_npy_values(path);
+      const auto v = perlin_test::npy_values(path);
       EXPECT_EQ(v.size(), c.w * c.h * slices) << label;
       if (v.size() != c.w * c.h * slices) return compared;
       const double tol = c.r.f == formula::plain ? 2e-6 * fld.fractal().amplitude_sum() : 1e-4;

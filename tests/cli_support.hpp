@@ -4,10 +4,12 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace perlin_test {
 
@@ -22,6 +24,19 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// A path quoted for the shell.
+inline std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+/// The float32 values of a .npy file (the header is skipped; callers check shapes themselves).
+inline std::vector<float> npy_values(const std::filesystem::path& p) {
+  const std::string bytes = slurp(p);
+  const std::size_t header = static_cast<unsigned char>(bytes[8]) |
+                             static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  std::vector<float> v((bytes.size() - 10 - header) / 4);
+  std::memcpy(v.data(), bytes.data() + 10 + header, v.size() * 4);
+  return v;
 }
 
 /// A fresh empty folder under the system's temporary folder, removed by the destructor.

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "detail/parallel.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
 
@@ -138,34 +138,14 @@ std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, 
   const std::size_t rows_per_band = std::max<std::size_t>(1, k_band_bytes / (width * bpp + 1));
   std::vector<band> bands;
   for (std::size_t r = 0; r < height; r += rows_per_band) bands.push_back({r, std::min(height, r + rows_per_band), {}, 1, 0});
-  const unsigned threads = std::max(1u, std::min<unsigned>(options.threads == 0 ? std::thread::hardware_concurrency() : options.threads,
-                                                           static_cast<unsigned>(bands.size())));
-  {
-    std::vector<std::exception_ptr> errors(threads);
-    std::vector<std::jthread> pool;
-    const auto work = [&](unsigned t) {
-      try {
-        for (std::size_t b = t; b < bands.size(); b += threads) {
-          deflate_band(bands[b], width, bpp, format == pixel_format::gray16, data, options.compression,
-                       b + 1 == bands.size());
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    };
-    for (unsigned t = 1; t < threads; ++t) {
-      try {
-        pool.emplace_back(work, t);
-      } catch (const std::system_error&) {
-        work(t);  // no thread: do its share here
-      }
-    }
-    work(0);
-    pool.clear();  // joins
-    for (auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  }
+  // Bands over the threads (the library's runner: contiguous chunks, same bytes for any count).
+  detail::parallel_for(bands.size(), detail::thread_count(options.threads, bands.size()),
+                       [&](std::size_t begin, std::size_t end) {
+                         for (std::size_t b = begin; b < end; ++b) {
+                           deflate_band(bands[b], width, bpp, format == pixel_format::gray16, data,
+                                        options.compression, b + 1 == bands.size());
+                         }
+                       });
   // The zlib stream: header, the bands' deflate data, the combined Adler-32.
   std::vector<std::uint8_t> z = {0x78, 0x01};
   uLong adler = 1;

@@ -398,8 +398,10 @@ int run_serve(const serve_options& o) {
   }
   const std::string url = "http://" + (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
                           ":" + std::to_string(port) + "/";
-  std::printf("perlin serve: %s\n", url.c_str());
-  std::fflush(stdout);
+  // The URL is how callers (and the tests) find the server: a failed write is an error.
+  if (std::printf("perlin serve: %s\n", url.c_str()) < 0 || std::fflush(stdout) != 0) {
+    throw std::runtime_error("cannot write to standard output");
+  }
   std::atomic<bool> stopping{false};
   std::thread waiter([&] {
     int sig = 0;
