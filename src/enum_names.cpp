@@ -26,6 +26,10 @@ constexpr table<fractal_kind, 5> k_fractal_kinds = {{{fractal_kind::none, "none"
                                                      {fractal_kind::ridged, "ridged"},
                                                      {fractal_kind::billow, "billow"}}};
 constexpr table<plane, 2> k_planes = {{{plane::aligned, "aligned"}, {plane::rotated, "rotated"}}};
+constexpr table<warp_kind, 4> k_warp_kinds = {{{warp_kind::none, "none"},
+                                               {warp_kind::basic, "basic"},
+                                               {warp_kind::progressive, "progressive"},
+                                               {warp_kind::independent, "independent"}}};
 constexpr table<noise_kind, 2> k_noise_kinds = {{{noise_kind::improved, "improved"},
                                                  {noise_kind::value, "value"}}};
 
@@ -63,6 +67,9 @@ std::string_view to_string(noise_kind k) noexcept { return name_of(k_noise_kinds
 std::string_view to_string(plane p) noexcept { return name_of(k_planes, p); }
 plane parse_plane(std::string_view name) { return parse(k_planes, name, "plane", "plane"); }
 std::vector<std::string> plane_names() { return names_of(k_planes); }
+std::string_view to_string(warp_kind k) noexcept { return name_of(k_warp_kinds, k); }
+warp_kind parse_warp_kind(std::string_view name) { return parse(k_warp_kinds, name, "warp", "kind"); }
+std::vector<std::string> warp_kind_names() { return names_of(k_warp_kinds); }
 
 interpolation parse_interpolation(std::string_view name) {
   return parse(k_interpolations, name, "interpolation", "name");

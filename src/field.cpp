@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detail/splitmix64.hpp"
+#include "detail/warp.hpp"
 #include "perlin/error.hpp"
 #include "perlin/range.hpp"
 
@@ -36,11 +37,45 @@ field& field::set_plane(perlin::plane p) {
   return *this;
 }
 
+field& field::set_warp(const perlin::warp& w) {
+  warp_lattice_ = detail::warp_lattice(w, lattice());
+  warp_ = w;
+  return *this;
+}
+
+// The field in the lattice's orientation: warp (if any), then the fractal.
+template <class T>
+T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
+  const auto fractal_at = [&](std::span<const T> x, std::span<T> g) {
+    return std::visit([&](const auto& n) { return fractal_.eval(n, x, g); }, base_);
+  };
+  if (!warped() || q.empty() || q.size() > k_max_dims) return fractal_at(q, gradient);
+  const std::size_t d = q.size();
+  if (!gradient.empty() && gradient.size() != d) {
+    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
+  }
+  T x[4];
+  std::copy(q.begin(), q.end(), x);
+  T jac[16];
+  const bool with_gradient = !gradient.empty();
+  detail::displace<T>(warp_, warp_lattice_, base_, fractal_.frequency(), std::span<T>(x, d),
+                      with_gradient ? std::span<T>(jac, d * d) : std::span<T>());
+  T g[4];
+  const T v = fractal_at(std::span<const T>(x, d), with_gradient ? std::span<T>(g, d) : std::span<T>());
+  if (with_gradient) {
+    // d v / d q_c = sum_r (d v / d x_r) (d x_r / d q_c)
+    for (std::size_t c = 0; c < d; ++c) {
+      T s = 0;
+      for (std::size_t r = 0; r < d; ++r) s += g[r] * jac[r * d + c];
+      gradient[c] = s;
+    }
+  }
+  return v;
+}
+
 template <class T>
 T field::eval(std::span<const T> p, std::span<T> gradient) const {
-  const auto plain = [&](std::span<const T> q, std::span<T> g) {
-    return std::visit([&](const auto& n) { return fractal_.eval(n, q, g); }, base_);
-  };
+  const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };
   if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
   // Rotated: x, y, z turned (in double, then T), w as it is; the gradient turned back (R^T).
   T q[4] = {0, 0, 0, 0};

@@ -39,16 +39,23 @@ bool parse_flag(std::string_view option, std::string_view v) {
 
 }  // namespace
 
-void field_spec::set(std::string_view option, std::string_view value) {
+std::uint64_t parse_seed(std::string_view option, std::string_view value) {
+  if (!value.empty() && value[0] == '-') {
+    detail::throw_invalid(std::string(option), quoted(value) + " is not an integer from 0 to 18446744073709551615");
+  }
+  return parse_number<std::uint64_t>(option, value, "an integer from 0 to 18446744073709551615");
+}
+
+void field_spec::set(std::string_view name, std::string_view value) {
+  std::string spelled(name);
+  for (char& c : spelled) c = c == '_' ? '-' : c;
+  const std::string_view option = spelled;
   if (option == "noise") {
     noise = value;
   } else if (option == "interp") {
     interp = value;
   } else if (option == "seed") {
-    if (!value.empty() && value[0] == '-') {
-      detail::throw_invalid("seed", quoted(value) + " is not an integer from 0 to 18446744073709551615");
-    }
-    seed = parse_number<std::uint64_t>("seed", value, "an integer from 0 to 18446744073709551615");
+    seed = parse_seed("seed", value);
   } else if (option == "period") {
     std::vector<std::int64_t> p;
     std::size_t start = 0;
@@ -77,10 +84,21 @@ void field_spec::set(std::string_view option, std::string_view value) {
     decorrelate = parse_flag(option, value);
   } else if (option == "plane") {
     plane = value;
+  } else if (option == "warp") {
+    warp = value;
+  } else if (option == "warp-amplitude") {
+    warp_amplitude = parse_number<double>(option, value, "a number");
+  } else if (option == "warp-frequency") {
+    warp_frequency = parse_number<double>(option, value, "a number");
+  } else if (option == "warp-octaves") {
+    warp_octaves = parse_number<int>(option, value, "an integer");
+  } else if (option == "warp-seed") {
+    warp_seed = parse_seed(option, value);
   } else {
-    detail::throw_invalid("option", "unknown option " + quoted(option) +
+    detail::throw_invalid("option", "unknown option " + quoted(name) +
                                         " (valid: noise, interp, seed, period, fractal, octaves, frequency, "
-                                        "lacunarity, persistence, gain, normalize, decorrelate, plane)");
+                                        "lacunarity, persistence, gain, normalize, decorrelate, plane, warp, "
+                                        "warp-amplitude, warp-frequency, warp-octaves, warp-seed)");
   }
 }
 
@@ -107,6 +125,13 @@ field make_field(const field_spec& s) {
   const perlin::plane p = parse_plane(s.plane);
   field out = kind == noise_kind::value ? field(value_noise(lat, interp), f) : field(improved_noise(lat), f);
   out.set_plane(p);
+  warp w;
+  w.set_kind(parse_warp_kind(s.warp))
+      .set_amplitude(s.warp_amplitude)
+      .set_frequency(s.warp_frequency)
+      .set_octaves(s.warp_octaves)
+      .set_seed(s.warp_seed);
+  out.set_warp(w);
   return out;
 }
 

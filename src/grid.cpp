@@ -231,8 +231,9 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
-  if (f.plane() == plane::rotated && g.dims >= 2) {
-    // The kernels follow lattice-aligned rows: a rotated plane takes the double path.
+  if ((f.plane() == plane::rotated && g.dims >= 2) || f.warped()) {
+    // The kernels follow lattice-aligned rows: a rotated plane takes the double path; so does a
+    // warped field (its points leave the rows).
     scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
       out[idx] = static_cast<float>(f.eval<double>(p));
     });
@@ -370,11 +371,11 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
   if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
-  const auto plan = f.plane() == plane::rotated && dims >= 2
+  const auto plan = (f.plane() == plane::rotated && dims >= 2) || f.warped()
                         ? std::optional<detail::points_plan>()
                         : detail::make_points_plan(f, p, dims, o.strict);
   if (!plan) {
-    // Periods that are not powers of two: the double scalar path, rounded.
+    // Periods that are not powers of two, rotated or warped fields: the double scalar path, rounded.
     const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
     detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {

@@ -10,6 +10,7 @@
 #include "perlin/fractal.hpp"
 #include "perlin/improved_noise.hpp"
 #include "perlin/value_noise.hpp"
+#include "perlin/warp.hpp"
 
 namespace perlin {
 
@@ -36,7 +37,8 @@ enum class plane { aligned, rotated };
 [[nodiscard]] plane parse_plane(std::string_view name);
 [[nodiscard]] std::vector<std::string> plane_names();
 
-/// A base noise and a fractal over it: what the CLI, the grid API and the renderer evaluate.
+/// A base noise and a fractal over it, optionally sampled at warped points (perlin::warp): what
+/// the CLI, the grid API and the renderer evaluate.
 /// The default is Ken Perlin's improved noise, unchanged (fractal_kind::none, frequency 1), whose
 /// double 3-D values are his reference values bit for bit. A small value, thread safe to read.
 class field {
@@ -58,9 +60,15 @@ class field {
   /// Throws perlin::invalid_argument for `rotated` when the lattice has periods.
   field& set_plane(perlin::plane p);
   [[nodiscard]] perlin::fractal& fractal() noexcept { return fractal_; }
+  [[nodiscard]] const perlin::warp& warp() const noexcept { return warp_; }
+  /// Throws perlin::invalid_argument when the lattice has a period P and P x the warp frequency
+  /// is not a whole number (the warped field would not tile; warp.hpp).
+  field& set_warp(const perlin::warp& w);
+  [[nodiscard]] bool warped() const noexcept { return warp_.active_octaves() > 0; }
 
   /// The field at p (1 to 4 coordinates), with the analytic gradient when `gradient` is not
-  /// empty. Throws perlin::invalid_argument for a point of another size.
+  /// empty (through the warp too: the chain rule with the displacement's Jacobian). Throws
+  /// perlin::invalid_argument for a point of another size.
   template <class T>
   [[nodiscard]] T eval(std::span<const T> p, std::span<T> gradient = {}) const;
   /// The same without template arguments: f.eval(p) for a double or float point.
@@ -79,7 +87,7 @@ class field {
   }
 
   /// Documented bounds of the field for points of `dims` coordinates: every value lies in
-  /// [lo, hi] (docs/ranges.md). Used to map values to pixels without looking at the image.
+  /// [lo, hi] (docs/ranges.md); a warp only moves the points, so it keeps the bounds. Used to map values to pixels without looking at the image.
   [[nodiscard]] std::pair<double, double> range(std::size_t dims) const;
 
   /// The range the field really covers, for contrast: the 0.2% and 99.8% quantiles of 16,384
@@ -93,6 +101,11 @@ class field {
   std::variant<improved_noise, value_noise> base_;
   perlin::fractal fractal_;
   perlin::plane plane_ = perlin::plane::aligned;
+  perlin::warp warp_;
+  perlin::lattice warp_lattice_;  // the warp's permutation and periods (set_warp)
+
+  template <class T>
+  T eval_unturned(std::span<const T> q, std::span<T> gradient) const;
 };
 
 }  // namespace perlin

@@ -30,10 +30,16 @@ struct field_spec {
   bool normalize = false;
   bool decorrelate = false;
   std::string plane = "aligned";    ///< aligned | rotated (no streaks in 2-D; field.hpp)
+  std::string warp = "none";        ///< none | basic | progressive | independent (warp.hpp)
+  double warp_amplitude = 1.0;      ///< in cells of the field's first octave
+  double warp_frequency = 1.0;      ///< relative to `frequency`
+  int warp_octaves = 3;             ///< progressive and independent
+  std::optional<std::uint64_t> warp_seed;  ///< empty: the field's permutation
 
-  /// Sets one option from text, by its command-line name without "--" and with the command
-  /// line's syntax (seed "42", period "16" or "16,8,4", octaves "6", normalize "1" or "0", gain
-  /// as another name for persistence): the entry point of the C API and the bindings. Throws
+  /// Sets one option from text, by its command-line name without "--" ("_" may stand for "-",
+  /// as in Python and Lua: warp_amplitude) and with the command line's syntax (seed "42", period
+  /// "16" or "16,8,4", octaves "6", normalize "1" or "0", gain as another name for persistence):
+  /// the entry point of the C API and the bindings. Throws
   /// perlin::invalid_argument naming the option; the spec is unchanged then. Names and values
   /// of the enums and ranges are checked by make_field.
   void set(std::string_view option, std::string_view value);
