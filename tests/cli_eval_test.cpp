@@ -69,6 +69,39 @@ TEST(CliEval, OptionsReachTheLibrary) {
   EXPECT_EQ(r.out, fmt17(f.eval2d(v, 1.5, 2.25)) + "\n");
 }
 
+TEST(CliEval, WarpOptionsReachTheLibraryWithDerivatives) {
+  perlin::fractal f;
+  f.set_kind(perlin::fractal_kind::fbm).set_octaves(4).set_frequency(0.5);
+  perlin::improved_noise n(3);
+  n.lattice().set_period_all(8);
+  perlin::field fld(n, f);
+  perlin::warp w;
+  w.set_kind(perlin::warp_kind::independent).set_amplitude(1.75).set_frequency(0.5).set_octaves(5).set_seed(11);
+  fld.set_warp(w);
+  const auto r = run_perlin(
+      "eval --seed 3 --period 8 --fractal fbm --octaves 4 --frequency 0.5 --warp independent "
+      "--warp-amplitude 1.75 --warp-frequency 0.5 --warp-octaves 5 --warp-seed 11 --derivatives",
+      "1.5 2.25 -0.5\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const double p[3] = {1.5, 2.25, -0.5};
+  double g[3];
+  const double v = fld.eval(std::span<const double>(p), std::span<double>(g));
+  EXPECT_EQ(r.out, fmt17(v) + " " + fmt17(g[0]) + " " + fmt17(g[1]) + " " + fmt17(g[2]) + "\n");
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  // The warp changes the value: the same options without it print something else.
+  const auto plain = run_perlin("eval --seed 3 --period 8 --fractal fbm --octaves 4 --frequency 0.5", "1.5 2.25 -0.5\n");
+  EXPECT_NE(plain.out.substr(0, 10), r.out.substr(0, 10));
+}
+
+TEST(CliEval, WarpOptionsWithoutAWarpAreWarnedAbout) {
+  const auto r = run_perlin("eval --warp-amplitude 2 --warp-seed 4", "0.5 0.5\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.err.find("--warp-amplitude has no effect without --warp (the warp is none)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--warp-seed has no effect without --warp"), std::string::npos) << r.err;
+  const auto b = run_perlin("eval --warp basic --warp-octaves 4", "0.5 0.5\n");
+  EXPECT_NE(b.err.find("--warp-octaves has no effect on a basic warp"), std::string::npos) << b.err;
+}
+
 TEST(CliEval, UnderflowIsZeroOverflowIsAnErrorAndBadTokensAreQuotedBriefly) {
   const perlin::improved_noise n;
   auto r = run_perlin("eval", "1e-400 0.5 -1e-400\n");
@@ -157,6 +190,13 @@ TEST(CliEval, BadOptionsExit2WithAMessage) {
       {"eval --interp spline", "--interp"},
       {"eval --dims 5", "--dims"},
       {"eval --seed -1", "--seed"},
+      {"eval --warp swirl", "--warp"},
+      {"eval --warp basic --warp-octaves 0", "warp-octaves: must be 1 to 32, got 0"},
+      {"eval --warp basic --warp-amplitude -1", "warp-amplitude: must be >= 0"},
+      {"eval --warp basic --warp-amplitude nan", "warp-amplitude"},
+      {"eval --warp basic --warp-frequency 0", "warp-frequency: must be > 0"},
+      {"eval --warp basic --warp-seed -2", "warp-seed"},
+      {"eval --warp basic --period 5 --warp-frequency 0.5", "warp-frequency: the field tiles every 5 cells"},
       {"eval --bogus", "bogus"},
       {"frobnicate", "frobnicate"},
       {"", "subcommand"},
@@ -174,7 +214,8 @@ TEST(CliEval, HelpListsTheOptions) {
   EXPECT_EQ(r.status, 0);
   for (const char* opt : {"--noise", "--interp", "--seed", "--period", "--fractal", "--octaves",
                           "--frequency", "--lacunarity", "--persistence", "--normalize",
-                          "--derivatives", "--float", "--dims"}) {
+                          "--derivatives", "--float", "--dims", "--warp", "--warp-amplitude",
+                          "--warp-frequency", "--warp-octaves", "--warp-seed"}) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   }
 }

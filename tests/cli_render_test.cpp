@@ -86,7 +86,7 @@ TEST(CliRender, SameCommandSameBytes) {
 
 TEST(CliRender, TileableImagesWrap) {
   const temp_dir d;
-  for (const char* preset : {"clouds", "marble", "terrain"}) {
+  for (const char* preset : {"clouds", "marble", "terrain", "warped"}) {
     const std::string args = std::string(" --preset ") + preset + " --size 70x50 --frequency 0.043 --tileable";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "t.npy") + args).status, 0);
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "next.npy") + args + " --offset 70,50").status, 0);
@@ -110,6 +110,10 @@ TEST(CliRender, TileableImagesWrap) {
     }
     EXPECT_LE(seam, 1.5 * inner) << preset;
   }
+  // A warp frequency that no whole number of cells makes whole cannot tile.
+  const auto wf = run_perlin("render -o " + q(d.path / "w.png") + " --preset warped --tileable --warp-frequency 0.0001220703125");
+  EXPECT_EQ(wf.status, 2);
+  EXPECT_NE(wf.err.find("--warp-frequency"), std::string::npos) << wf.err;
   const auto r = run_perlin("render -o " + q(d.path / "w.png") + " --preset wood --tileable");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("wood"), std::string::npos);
@@ -121,7 +125,7 @@ TEST(CliRender, TileableImagesWrap) {
 TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
   const temp_dir d;
   // Every preset, with the default origin too (wood's used to depend on --size).
-  for (const std::string preset : {"terrain", "clouds", "marble", "plain", "wood", "ridges"}) {
+  for (const std::string preset : {"terrain", "clouds", "marble", "plain", "wood", "ridges", "warped"}) {
    for (const std::string origin : {" --origin 3.5,-7.25", ""}) {
     const std::string args = " --preset " + preset + origin + " --frequency 0.031";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status, 0);

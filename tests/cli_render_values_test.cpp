@@ -38,6 +38,7 @@ std::vector<stop> stops_of(const std::string& name) {
   if (name == "clouds") return {{0, {40, 90, 170}}, {0.45, {90, 150, 220}}, {0.7, {235, 240, 250}}, {1, {255, 255, 255}}};
   if (name == "marble") return {{0, {30, 30, 45}}, {0.1, {105, 103, 115}}, {0.3, {212, 208, 200}}, {1, {250, 250, 247}}};
   if (name == "wood") return {{0, {95, 52, 22}}, {0.55, {185, 120, 62}}, {0.8, {205, 145, 85}}, {1, {120, 68, 30}}};
+  if (name == "flow") return {{0, {11, 29, 51}}, {0.35, {31, 111, 120}}, {0.6, {232, 217, 176}}, {0.8, {192, 96, 58}}, {1, {58, 15, 18}}};
   if (name == "heat") return {{0, {0, 0, 0}}, {0.35, {160, 20, 10}}, {0.7, {250, 160, 20}}, {1, {255, 255, 230}}};
   if (name == "terrain") {
     return {{0, {8, 24, 80}},        {0.42, {28, 78, 150}},   {0.49, {70, 140, 200}},
@@ -78,6 +79,7 @@ struct recipe {
   formula f;
   bool shaded;
   bool rotated = false;  // the plane that avoids axis streaks (terrain, ridges)
+  bool warped = false;   // progressive warp, amplitude 2.5, warp frequency 1/4, 4 octaves
 };
 
 /// The presets table of docs/render.md.
@@ -88,6 +90,7 @@ const recipe k_presets[] = {
     {"wood", perlin::fractal_kind::fbm, 3, true, 1.0 / 64, "wood", formula::wood, false},
     {"terrain", perlin::fractal_kind::fbm, 8, true, 1.0 / 256, "terrain", formula::plain, true, true},
     {"ridges", perlin::fractal_kind::ridged, 7, false, 1.0 / 128, "terrain", formula::plain, false, true},
+    {"warped", perlin::fractal_kind::fbm, 5, true, 1.0 / 128, "flow", formula::plain, false, false, true},
 };
 
 perlin::field field_of(const recipe& r) {
@@ -96,6 +99,11 @@ perlin::field field_of(const recipe& r) {
   f.set_normalize(r.kind != perlin::fractal_kind::none);
   perlin::field out(perlin::improved_noise(), f);
   if (r.rotated) out.set_plane(perlin::plane::rotated);
+  if (r.warped) {
+    perlin::warp w;
+    w.set_kind(perlin::warp_kind::progressive).set_amplitude(2.5).set_frequency(0.25).set_octaves(4);
+    out.set_warp(w);
+  }
   return out;
 }
 

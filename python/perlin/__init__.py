@@ -53,10 +53,13 @@ class Field(_perlin._Field):
 
     Field(*, seed=None, noise="improved", interp="quintic", period=None, fractal="none",
           octaves=1, frequency=1.0, lacunarity=2.0, persistence=0.5 (or gain=),
-          normalize=False, decorrelate=False)
+          normalize=False, decorrelate=False, plane="aligned", warp="none",
+          warp_amplitude=1.0, warp_frequency=1.0, warp_octaves=3, warp_seed=None)
 
     seed: 0 to 2**64-1, or None for Ken Perlin's permutation. period: an integer (every axis)
-    or a sequence of 1 to 4 integers, in lattice cells.
+    or a sequence of 1 to 4 integers, in lattice cells. warp: "basic", "progressive" or
+    "independent" samples the field at points displaced by noise (docs/warp.md); the amplitude
+    is in cells of the first octave and the warp frequency relative to `frequency`.
     """
 
     def __call__(self, *coords, threads=0):

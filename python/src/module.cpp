@@ -63,7 +63,9 @@ perlin::field_spec spec_from(const py::object& seed, const py::object& noise, co
                              const py::object& octaves, const py::object& frequency,
                              const py::object& lacunarity, const py::object& persistence,
                              const py::object& gain, const py::object& normalize,
-                             const py::object& decorrelate, const py::object& plane) {
+                             const py::object& decorrelate, const py::object& plane, const py::object& warp,
+                             const py::object& warp_amplitude, const py::object& warp_frequency,
+                             const py::object& warp_octaves, const py::object& warp_seed) {
   perlin::field_spec s;
   if (!seed.is_none()) {
     if (!is_int(seed)) type_error("seed: must be an integer from 0 to 18446744073709551615");
@@ -102,6 +104,22 @@ perlin::field_spec spec_from(const py::object& seed, const py::object& noise, co
   s.normalize = to_bool(normalize, "normalize");
   s.decorrelate = to_bool(decorrelate, "decorrelate");
   s.plane = to_str(plane, "plane");
+  s.warp = to_str(warp, "warp");
+  s.warp_amplitude = to_double(warp_amplitude, "warp_amplitude");
+  s.warp_frequency = to_double(warp_frequency, "warp_frequency");
+  const std::int64_t woct = to_int64(warp_octaves, "warp_octaves");
+  if (woct < std::numeric_limits<int>::min() || woct > std::numeric_limits<int>::max()) {
+    throw py::value_error("warp-octaves: must be 1 to 32, got " + std::to_string(woct));
+  }
+  s.warp_octaves = static_cast<int>(woct);
+  if (!warp_seed.is_none()) {
+    if (!is_int(warp_seed)) type_error("warp_seed: must be an integer from 0 to 18446744073709551615");
+    try {
+      s.warp_seed = warp_seed.cast<std::uint64_t>();
+    } catch (const py::cast_error&) {
+      throw py::value_error("warp-seed: must be an integer from 0 to 18446744073709551615");
+    }
+  }
   return s;
 }
 
@@ -289,6 +307,17 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
       o.noise.decorrelate = to_bool(value, "decorrelate");
     } else if (k == "plane") {
       o.noise.plane = to_str(value, "plane");
+    } else if (k == "warp") {
+      o.noise.warp = to_str(value, "warp");
+    } else if (k == "warp_amplitude") {
+      o.noise.warp_amplitude = to_double(value, "warp_amplitude");
+    } else if (k == "warp_frequency") {
+      o.noise.warp_frequency = to_double(value, "warp_frequency");
+    } else if (k == "warp_octaves") {
+      o.noise.warp_octaves = static_cast<int>(std::clamp<std::int64_t>(to_int64(value, "warp_octaves"), -1, 1000));
+    } else if (k == "warp_seed") {
+      if (!is_int(value)) type_error("warp_seed: must be an integer from 0 to 18446744073709551615");
+      o.noise.warp_seed = py::str(value).cast<std::string>();
     } else {
       type_error("render() got an unexpected keyword argument '" + k + "'");
     }
@@ -339,9 +368,12 @@ PYBIND11_MODULE(_perlin, m) {
                        const py::object& period, const py::object& fractal, const py::object& octaves,
                        const py::object& frequency, const py::object& lacunarity,
                        const py::object& persistence, const py::object& gain,
-                       const py::object& normalize, const py::object& decorrelate, const py::object& plane) {
-             const perlin::field_spec s = spec_from(seed, noise, interp, period, fractal, octaves, frequency,
-                                                    lacunarity, persistence, gain, normalize, decorrelate, plane);
+                       const py::object& normalize, const py::object& decorrelate, const py::object& plane,
+                       const py::object& warp, const py::object& warp_amplitude, const py::object& warp_frequency,
+                       const py::object& warp_octaves, const py::object& warp_seed) {
+             const perlin::field_spec s =
+                 spec_from(seed, noise, interp, period, fractal, octaves, frequency, lacunarity, persistence, gain,
+                           normalize, decorrelate, plane, warp, warp_amplitude, warp_frequency, warp_octaves, warp_seed);
              py::dict kw;
              kw["seed"] = seed;
              kw["noise"] = noise;
@@ -355,13 +387,22 @@ PYBIND11_MODULE(_perlin, m) {
              kw["normalize"] = normalize;
              kw["decorrelate"] = decorrelate;
              kw["plane"] = plane;
+             if (s.warp != "none") {
+               kw["warp"] = warp;
+               kw["warp_amplitude"] = warp_amplitude;
+               kw["warp_frequency"] = warp_frequency;
+               kw["warp_octaves"] = warp_octaves;
+               kw["warp_seed"] = warp_seed;
+             }
              return py_field{perlin::make_field(s), kw};
            }),
            py::kw_only(), py::arg("seed") = py::none(), py::arg("noise") = "improved",
            py::arg("interp") = "quintic", py::arg("period") = py::none(), py::arg("fractal") = "none",
            py::arg("octaves") = 1, py::arg("frequency") = 1.0, py::arg("lacunarity") = 2.0,
            py::arg("persistence") = py::none(), py::arg("gain") = py::none(),
-           py::arg("normalize") = false, py::arg("decorrelate") = false, py::arg("plane") = "aligned")
+           py::arg("normalize") = false, py::arg("decorrelate") = false, py::arg("plane") = "aligned",
+           py::arg("warp") = "none", py::arg("warp_amplitude") = 1.0, py::arg("warp_frequency") = 1.0,
+           py::arg("warp_octaves") = 3, py::arg("warp_seed") = py::none())
       .def_property_readonly("_kwargs", [](const py_field& f) { return f.kwargs; })
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))

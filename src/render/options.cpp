@@ -80,7 +80,33 @@ perlin::field make_field(const noise_options& o) {
   spec.normalize = o.normalize;
   spec.decorrelate = o.decorrelate;
   spec.plane = o.plane;
+  spec.warp = o.warp;
+  spec.warp_amplitude = o.warp_amplitude;
+  spec.warp_frequency = o.warp_frequency;
+  spec.warp_octaves = o.warp_octaves;
+  if (!o.warp_seed.empty()) spec.set("warp-seed", o.warp_seed);
   return perlin::make_field(spec);
+}
+
+std::vector<std::string> unused_noise_options(const noise_options& o,
+                                              const std::function<bool(const char*)>& given) {
+  std::vector<std::string> out;
+  if (o.fractal == "none") {
+    for (const char* name : {"--octaves", "--lacunarity", "--persistence", "--normalize", "--decorrelate"}) {
+      if (given(name)) out.push_back(std::string(name) + " has no effect without --fractal (the fractal is none)");
+    }
+  }
+  if (o.noise != "value" && given("--interp")) {
+    out.emplace_back("--interp has no effect on improved noise (it is for --noise value)");
+  }
+  if (o.warp == "none") {
+    for (const char* name : {"--warp-amplitude", "--warp-frequency", "--warp-octaves", "--warp-seed"}) {
+      if (given(name)) out.push_back(std::string(name) + " has no effect without --warp (the warp is none)");
+    }
+  } else if (o.warp == "basic" && given("--warp-octaves")) {
+    out.emplace_back("--warp-octaves has no effect on a basic warp (one octave; use progressive or independent)");
+  }
+  return out;
 }
 
 }  // namespace perlin_render

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,7 +31,18 @@ struct noise_options {
   bool normalize = false;
   bool decorrelate = false;
   std::string plane = "aligned";
+  std::string warp = "none";
+  double warp_amplitude = 1.0;
+  double warp_frequency = 1.0;
+  int warp_octaves = 3;
+  std::string warp_seed;  // decimal 0 to 2^64-1; empty: the field's permutation
 };
+
+/// The noise options that change nothing with these settings (fractal options without a
+/// fractal, --interp on improved noise, warp options without a warp ...), as warnings for the
+/// user. `given` tells whether an option ("--octaves") was on the command line.
+[[nodiscard]] std::vector<std::string> unused_noise_options(const noise_options& o,
+                                                            const std::function<bool(const char*)>& given);
 
 /// Parses a comma-separated list of 1 to `max` numbers for `option`; throws usage_error.
 [[nodiscard]] std::vector<double> parse_list(const std::string& text, const std::string& option,

@@ -27,6 +27,7 @@ const std::vector<colormap>& colormaps() {
         {0.86, {250, 250, 252}},
         {1, {255, 255, 255}}}},
       {"heat", {{0, {0, 0, 0}}, {0.35, {160, 20, 10}}, {0.7, {250, 160, 20}}, {1, {255, 255, 230}}}},
+      {"flow", {{0, {11, 29, 51}}, {0.35, {31, 111, 120}}, {0.6, {232, 217, 176}}, {0.8, {192, 96, 58}}, {1, {58, 15, 18}}}},
   };
   return maps;
 }
@@ -95,6 +96,14 @@ noise_options fractal_options(const char* kind, int octaves, bool decorrelate, c
   o.decorrelate = decorrelate;
   return o;
 }
+noise_options warped_options() {
+  noise_options o = fractal_options("fbm", 5, true);
+  o.warp = "progressive";
+  o.warp_amplitude = 2.5;
+  o.warp_frequency = 0.25;
+  o.warp_octaves = 4;
+  return o;
+}
 }  // namespace
 
 const std::vector<preset>& presets() {
@@ -105,6 +114,7 @@ const std::vector<preset>& presets() {
       {"wood", fractal_options("fbm", 3, true), 1.0 / 64, "wood", formula::wood, false},
       {"terrain", fractal_options("fbm", 8, true, "rotated"), 1.0 / 256, "terrain", formula::plain, true},
       {"ridges", fractal_options("ridged", 7, false, "rotated"), 1.0 / 128, "terrain", formula::plain, false},
+      {"warped", warped_options(), 1.0 / 128, "flow", formula::plain, false},
   };
   return p;
 }

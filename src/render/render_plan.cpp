@@ -80,16 +80,7 @@ void resolve_output(const render_options& o, render_plan& r) {
 /// option can only have been a mistake.
 void check_unused(const render_options& o, const render_plan& r,
                   const std::function<bool(const char*)>& given, std::vector<std::string>& warnings) {
-  if (o.noise.fractal == "none") {
-    for (const char* name : {"--octaves", "--lacunarity", "--persistence", "--normalize", "--decorrelate"}) {
-      if (given(name)) {
-        warnings.push_back(std::string(name) + " has no effect without --fractal (the fractal is none)");
-      }
-    }
-  }
-  if (o.noise.noise != "value" && given("--interp")) {
-    warnings.push_back("--interp has no effect on improved noise (it is for --noise value)");
-  }
+  for (std::string& w : unused_noise_options(o.noise, given)) warnings.push_back(std::move(w));
   if (given("--loop-radius") && !r.loop) throw usage_error("--loop-radius needs --frames N --loop");
   if (given("--time-step") && (r.frames == 0 || r.loop)) {
     throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
@@ -189,12 +180,25 @@ void resolve_tiling(render_options& o, double freq, render_plan& r) {
     throw usage_error("--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
   }
   if (!o.noise.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
-  // A whole number of lattice cells must fit: P = round(W * F) cells across (at least 1), and
-  // the step becomes P / W, so pixel W lands exactly one period after pixel 0.
+  // A warp tiles when P x warp-frequency is whole (warp.hpp): P becomes a multiple of the
+  // smallest m that makes m x warp-frequency whole.
+  double multiple = 1;
+  if (o.noise.warp != "none") {
+    while (multiple <= 1024 && o.noise.warp_frequency * multiple != std::floor(o.noise.warp_frequency * multiple)) {
+      ++multiple;
+    }
+    if (multiple > 1024) {
+      throw usage_error("--tileable: a warped field tiles only when --warp-frequency is a fraction with a "
+                        "denominator up to 1024 (such as 0.25 or 1.5)");
+    }
+  }
+  // A whole number of lattice cells must fit: P = round(W * F) cells across (at least 1, and a
+  // multiple of m), and the step becomes P / W, so pixel W lands exactly one period after pixel 0.
   std::string periods;
   const std::size_t extent[3] = {r.width, r.height, r.depth};
   for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
-    const double cells = std::max(1.0, std::round(static_cast<double>(extent[k]) * freq));
+    const double cells =
+        multiple * std::max(1.0, std::round(static_cast<double>(extent[k]) * freq / multiple));
     if (cells > static_cast<double>(perlin::k_max_period)) {
       throw usage_error("--tileable: more than 2^31-1 lattice cells across");
     }
@@ -288,6 +292,10 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   if (!given("--normalize")) o.noise.normalize = pr.noise.normalize;
   if (!given("--decorrelate")) o.noise.decorrelate = pr.noise.decorrelate;
   if (!given("--plane")) o.noise.plane = pr.noise.plane;
+  if (!given("--warp")) o.noise.warp = pr.noise.warp;
+  if (!given("--warp-amplitude")) o.noise.warp_amplitude = pr.noise.warp_amplitude;
+  if (!given("--warp-frequency")) o.noise.warp_frequency = pr.noise.warp_frequency;
+  if (!given("--warp-octaves")) o.noise.warp_octaves = pr.noise.warp_octaves;
   // --tileable needs lattice-aligned periods: a preset's rotated plane gives way to it.
   if (o.tileable && !given("--plane")) o.noise.plane = "aligned";
 

@@ -53,8 +53,36 @@ def test_stats_hold_the_command_and_code(server):
     assert s["ms"] > 0
 
 
+def test_the_page_offers_every_preset_colormap_and_warp(server, perlin_exe, tmp_path):
+    page = get(server, "/")[2].decode()
+    assert "@" + "preset@" not in page
+    for option in ("warped", "ridges", "flow", "heat", "progressive", "independent", "rotated", "billow"):
+        assert f"<option>{option}</option>" in page
+    for name in ("warp", "warp-amplitude", "warp-frequency", "warp-octaves", "warp-seed"):
+        assert f'name="{name}"' in page
+    query = "preset=warped&size=80x60&warp=independent&warp-amplitude=1.5&warp-octaves=2&warp-seed=9"
+    status, _, png = get(server, "/render.png?" + query)
+    assert status == 200
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "w.png"), "--preset", "warped", "--size", "80x60",
+                    "--warp", "independent", "--warp-amplitude", "1.5", "--warp-octaves", "2", "--warp-seed", "9"],
+                   check=True)
+    assert png == (tmp_path / "w.png").read_bytes()
+    s = json.loads(get(server, "/stats.json?" + query)[2])
+    assert 'spec.warp = "independent";' in s["cpp"] and "spec.warp_seed = 9u;" in s["cpp"]
+    assert 'warp="independent", warp_amplitude=1.5, warp_octaves=2, warp_seed=9' in s["python"]
+    # The Python it shows runs and gives the same pixels (where the module is built).
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("perlin")
+    env = {}
+    exec(s["python"], env)
+    from PIL import Image
+    assert np.array_equal(env["pixels"], np.asarray(Image.open(tmp_path / "w.png").convert("RGB")))
+
+
 @pytest.mark.parametrize("path,status,message", [
     ("/render.png?octaves=0", 400, "octaves: must be 1 to 32, got 0"),
+    ("/render.png?warp=basic&warp-amplitude=-2", 400, "warp-amplitude: must be >= 0"),
+    ("/render.png?warp=twirl", 400, "warp: unknown kind 'twirl'"),
     ("/render.png?size=0x0", 400, "--size"),
     ("/render.png?frequency=nan", 400, "--frequency"),
     ("/render.png?bogus=1", 400, "unknown option 'bogus'"),

@@ -137,15 +137,9 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--float", opts->use_float, "Evaluate in single precision");
   // A line_error reaches main, which prints it and exits 1 (a failure, not a usage error).
   cmd->callback([opts, cmd, &run] {
-    if (opts->noise.fractal == "none") {
-      for (const char* name : {"--octaves", "--lacunarity", "--persistence", "--normalize", "--decorrelate"}) {
-        if (cmd->get_option(name)->count() > 0) {
-          std::fprintf(stderr, "perlin: warning: %s has no effect without --fractal (the fractal is none)\n", name);
-        }
-      }
-    }
-    if (opts->noise.noise != "value" && cmd->get_option("--interp")->count() > 0) {
-      std::fprintf(stderr, "perlin: warning: --interp has no effect on improved noise (it is for --noise value)\n");
+    const auto given = [cmd](const char* name) { return cmd->get_option(name)->count() > 0; };
+    for (const std::string& w : perlin_render::unused_noise_options(opts->noise, given)) {
+      std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
     }
     run = [opts] { return run_eval(*opts); };
   });

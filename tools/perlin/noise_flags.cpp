@@ -37,6 +37,17 @@ void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency, boo
   shown(app.add_option("--plane", o.plane,
                        "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)" + preset)
             ->check(CLI::IsMember(perlin::plane_names())));
+  shown(app.add_option("--warp", o.warp,
+                       "Domain warp: none, basic, progressive or independent (docs/warp.md)" + preset)
+            ->check(CLI::IsMember(perlin::warp_kind_names())));
+  shown(app.add_option("--warp-amplitude", o.warp_amplitude,
+                       "How far the warp moves points, in cells of the first octave (>= 0)" + preset));
+  shown(app.add_option("--warp-frequency", o.warp_frequency,
+                       "Frequency of the warp's first octave relative to --frequency (> 0)" + preset));
+  shown(app.add_option("--warp-octaves", o.warp_octaves,
+                       "Octaves of a progressive or independent warp, 1 to 32" + preset));
+  app.add_option("--warp-seed", o.warp_seed,
+                 "64-bit seed of the warp's permutation; default: the field's");
 }
 
 }  // namespace perlin_cli

@@ -25,6 +25,7 @@
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
+#include "presets.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 #include "serve_page.hpp"
@@ -85,8 +86,15 @@ const std::vector<std::string>& option_names() {
   static const std::vector<std::string> names = {
       "preset", "size", "frequency", "scale", "origin", "offset", "noise", "interp", "seed",
       "period", "fractal", "octaves", "lacunarity", "persistence", "normalize", "decorrelate", "plane",
+      "warp", "warp-amplitude", "warp-frequency", "warp-octaves", "warp-seed",
       "colormap", "bits", "range", "stretch", "tileable", "invert"};
   return names;
+}
+
+std::string option_list() {
+  std::string out;
+  for (const auto& n : option_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
 }
 
 bool is_flag(const std::string& name) {
@@ -132,9 +140,7 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
       continue;
     }
     if (std::find(option_names().begin(), option_names().end(), key) == option_names().end()) {
-      throw usage_error("unknown option '" + key + "' (valid: preset, size, frequency, scale, origin, "
-                        "offset, noise, interp, seed, period, fractal, octaves, lacunarity, persistence, "
-                        "normalize, decorrelate, plane, colormap, bits, range, stretch, tileable, invert)");
+      throw usage_error("unknown option '" + key + "' (valid: " + option_list() + ")");
     }
     if (value.size() > 200) throw usage_error("--" + key + ": value too long");
   }
@@ -160,6 +166,11 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
     else if (name == "normalize") o.noise.normalize = true;
     else if (name == "decorrelate") o.noise.decorrelate = true;
     else if (name == "plane") o.noise.plane = v;
+    else if (name == "warp") o.noise.warp = v;
+    else if (name == "warp-amplitude") o.noise.warp_amplitude = parse_number(name, v);
+    else if (name == "warp-frequency") o.noise.warp_frequency = parse_number(name, v);
+    else if (name == "warp-octaves") o.noise.warp_octaves = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
+    else if (name == "warp-seed") o.noise.warp_seed = v;
     else if (name == "colormap") o.colormap = v;
     else if (name == "bits") o.bits = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
     else if (name == "range") o.range = v;
@@ -207,6 +218,12 @@ std::string cpp_of(const render_plan& r) {
     if (n.decorrelate) s += "spec.decorrelate = true;\n";
   }
   if (n.plane != "aligned") s += "spec.plane = \"" + n.plane + "\";\n";
+  if (n.warp != "none") {
+    s += "spec.warp = \"" + n.warp + "\";\nspec.warp_amplitude = " + json_number(n.warp_amplitude) +
+         ";\nspec.warp_frequency = " + json_number(n.warp_frequency) + ";\n";
+    if (n.warp != "basic") s += "spec.warp_octaves = " + std::to_string(n.warp_octaves) + ";\n";
+    if (!n.warp_seed.empty()) s += "spec.warp_seed = " + n.warp_seed + "u;\n";
+  }
   s += "const perlin::field f = perlin::make_field(spec);\n";
   s += "perlin::grid g = perlin::grid::plane(" + std::to_string(r.width) + ", " + std::to_string(r.height) +
        ");\ng.step = {" + json_number(r.step[0]) + ", " + json_number(r.step[1]) + ", 1, 1};\n";
@@ -230,16 +247,19 @@ std::string python_of(const query& q) {
       preset = value;
       continue;
     }
-    args += ", " + name + "=";
+    std::string keyword = name;
+    std::replace(keyword.begin(), keyword.end(), '-', '_');
+    args += ", " + keyword + "=";
     if (is_flag(name)) {
       args += "True";
     } else if (name == "size") {
       const auto x = value.find('x');
       args += "(" + value.substr(0, x) + ", " + value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
-    } else if (name == "origin" || name == "offset" || name == "range" ||
+    } else if (name == "origin" || name == "offset" || (name == "range" && value != "bound") ||
                (name == "period" && value.find(',') != std::string::npos)) {
       args += "(" + value + ")";
-    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap") {
+    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap" || name == "plane" ||
+               name == "warp" || (name == "range" && value == "bound")) {
       args += "\"" + value + "\"";
     } else {
       args += value;
@@ -326,9 +346,37 @@ void answer(httplib::Response& res, F&& body) {
   }
 }
 
+/// The page with its choices filled in from the library's and the renderer's own tables, so
+/// that the page offers exactly what `perlin render` accepts.
+std::string page_html() {
+  const auto options = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += "<option>" + n + "</option>";
+    return out;
+  };
+  std::vector<std::string> preset_names, colormap_names;
+  for (const auto& p : presets()) preset_names.emplace_back(p.name);
+  for (const auto& m : colormaps()) colormap_names.push_back(m.name);
+  const std::pair<const char*, std::string> fills[] = {
+      {"@preset@", options(preset_names)},
+      {"@noise@", options(perlin::noise_kind_names())},
+      {"@interp@", options(perlin::interpolation_names())},
+      {"@fractal@", options(perlin::fractal_kind_names())},
+      {"@plane@", options(perlin::plane_names())},
+      {"@warp@", options(perlin::warp_kind_names())},
+      {"@colormap@", options(colormap_names)},
+  };
+  std::string page = k_page;
+  for (const auto& [token, html] : fills) {
+    const auto at = page.find(token);
+    if (at != std::string::npos) page.replace(at, std::string_view(token).size(), html);
+  }
+  return page;
+}
+
 void install_routes(httplib::Server& svr) {
-  svr.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(k_page, "text/html; charset=utf-8");
+  svr.Get("/", [page = page_html()](const httplib::Request&, httplib::Response& res) {
+    res.set_content(page, "text/html; charset=utf-8");
   });
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {

@@ -25,21 +25,26 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <body>
 <div id="controls">
 <h1>perlin preview</h1>
-<label>preset <select name="preset"><option value="">(plain)</option><option>plain</option><option>clouds</option><option>marble</option><option>wood</option><option>terrain</option><option>ridges</option></select></label>
+<label>preset <select name="preset"><option value="">(plain)</option>@preset@</select></label>
 <label>size <input type="text" name="size" placeholder="512x512"></label>
-<label>noise <select name="noise"><option value="">(preset)</option><option>improved</option><option>value</option></select></label>
-<label>interp <select name="interp"><option value="">(preset)</option><option>linear</option><option>cosine</option><option>cubic</option><option>quintic</option></select></label>
+<label>noise <select name="noise"><option value="">(preset)</option>@noise@</select></label>
+<label>interp <select name="interp"><option value="">(preset)</option>@interp@</select></label>
 <label>seed <input type="text" name="seed" placeholder="Ken Perlin's"></label>
 <label>period <input type="text" name="period" placeholder="none"></label>
-<label>fractal <select name="fractal"><option value="">(preset)</option><option>none</option><option>fbm</option><option>turbulence</option><option>ridged</option><option>billow</option></select></label>
+<label>fractal <select name="fractal"><option value="">(preset)</option>@fractal@</select></label>
 <label>octaves <input type="number" name="octaves" min="1" max="32" placeholder="preset"></label>
 <label>frequency <input type="text" name="frequency" placeholder="preset"></label>
 <label>lacunarity <input type="text" name="lacunarity" placeholder="preset"></label>
 <label>persistence <input type="text" name="persistence" placeholder="preset"></label>
 <label>normalize <input type="checkbox" name="normalize"></label>
 <label>decorrelate <input type="checkbox" name="decorrelate"></label>
-<label>plane <select name="plane"><option value="">(preset)</option><option>aligned</option><option>rotated</option></select></label>
-<label>colormap <select name="colormap"><option value="">(preset)</option><option>grey</option><option>clouds</option><option>marble</option><option>wood</option><option>terrain</option><option>heat</option></select></label>
+<label>plane <select name="plane"><option value="">(preset)</option>@plane@</select></label>
+<label>warp <select name="warp"><option value="">(preset)</option>@warp@</select></label>
+<label>warp amplitude <input type="text" name="warp-amplitude" placeholder="preset"></label>
+<label>warp frequency <input type="text" name="warp-frequency" placeholder="preset"></label>
+<label>warp octaves <input type="number" name="warp-octaves" min="1" max="32" placeholder="preset"></label>
+<label>warp seed <input type="text" name="warp-seed" placeholder="the field's"></label>
+<label>colormap <select name="colormap"><option value="">(preset)</option>@colormap@</select></label>
 <label>invert <input type="checkbox" name="invert"></label>
 <label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
 <label>tileable <input type="checkbox" name="tileable"></label>
