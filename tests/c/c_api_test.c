@@ -79,6 +79,20 @@ int main(int argc, char** argv) {
   CHECK(value == perlin_field_eval(f, 2, p));
   CHECK(isfinite(grad[0]) && isfinite(grad[1]));
 
+  /* A domain warp by the same option strings ("_" may stand for "-"): it moves the values and
+     keeps the period of 16. */
+  CHECK(perlin_field_set(f, "warp", "progressive") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "warp-amplitude", "2") == PERLIN_OK);
+  CHECK(perlin_field_set(f, "warp_frequency", "0.5") == PERLIN_OK);
+  p[0] = 0.3; p[1] = 0.7;
+  value = perlin_field_eval(f, 2, p);
+  CHECK(value != perlin_field_eval(g, 2, p));
+  p[0] += 16;
+  CHECK(fabs(perlin_field_eval(f, 2, p) - value) < 1e-12);
+  expect_error(perlin_field_set(f, "warp-frequency", "0.3"), PERLIN_E_VALUE, "warp-frequency: the field tiles every 16 cells");
+  expect_error(perlin_field_set(f, "warp-octaves", "0"), PERLIN_E_VALUE, "warp-octaves: must be 1 to 32");
+  CHECK(perlin_field_set(f, "warp", "none") == PERLIN_OK);
+
   /* Bulk: the float grid within the tolerance of the exact one; points. */
   CHECK(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 0) == PERLIN_OK);
   CHECK(perlin_fill_grid_double(f, 2, count, origin, step, grid_exact, 33 * 17, 2) == PERLIN_OK);

@@ -60,6 +60,13 @@ public static class PerlinTest
             Check(v == f.Eval(0.3, 0.7) && !double.IsNaN(g[0]), "gradient");
             Check(new Perlin(42).Noise(1.25, -2.75, 3.5) == -0.66432666778564453, "seed 42 (docs/seeding.md)");
         }
+        using (var w = new Perlin().Set("warp", "independent").Set("warp-amplitude", "1.5"))
+        using (var plain = new Perlin())
+        {
+            Check(w.Eval(0.3, 0.7) != plain.Eval(0.3, 0.7), "a warp moves the values");
+        }
+        try { new Perlin().Set("warp", "basic").Set("warp-amplitude", "-1"); Check(false, "negative warp accepted"); }
+        catch (PerlinException e) { Check(e.Message == "warp-amplitude: must be >= 0", e.Message); }
         try { new Perlin().Set("octaves", "0"); Check(false, "octaves 0 accepted"); }
         catch (PerlinException e) { Check(e.Message == "octaves: must be 1 to 32, got 0", e.Message); Check(e.Code == -3, "code"); }
         try { new Perlin().Set("octavez", "3"); Check(false, "unknown option accepted"); }

@@ -32,6 +32,13 @@ for j = 0, h - 1 do
   end
 end
 
+local warped = perlin.new{warp = "basic", warp_amplitude = 2, warp_seed = 5}
+check(warped:eval(0.3, 0.7) ~= perlin.new{}:eval(0.3, 0.7), "a warp moves the values")
+check(warped:eval(0.3, 0.7) == perlin.new{warp = "basic", ["warp-amplitude"] = 2, ["warp-seed"] = 5}:eval(0.3, 0.7),
+      "warp_amplitude is warp-amplitude")
+local okw, errw = pcall(perlin.new, {warp = "basic", warp_octaves = 0})
+check(not okw and tostring(errw):find("warp-octaves: must be 1 to 32, got 0", 1, true), tostring(errw))
+
 local ok, err = pcall(perlin.new, {octaves = 0})
 check(not ok and tostring(err):find("octaves: must be 1 to 32, got 0", 1, true), tostring(err))
 ok, err = pcall(perlin.new, {octavez = 3})
