@@ -102,6 +102,39 @@ TEST(CliEval, WarpOptionsWithoutAWarpAreWarnedAbout) {
   EXPECT_NE(b.err.find("--warp-octaves has no effect on a basic warp"), std::string::npos) << b.err;
 }
 
+TEST(CliEval, ThreadsPrintTheSameTextAndStopAtTheSameBadLine) {
+  // 40,000 lines span three blocks of 16,384, shared among the threads; a bad line in the
+  // second block stops the run after exactly the lines before it, whatever the thread count.
+  std::string input;
+  for (int i = 0; i < 40000; ++i) {
+    input += std::to_string(i * 0.0137) + " " + std::to_string(i % 97 * 0.31) + (i % 3 ? " 2.5" : "") + "\n";
+  }
+  const auto one = run_perlin("eval --threads 1 --derivatives", input);
+  const auto two = run_perlin("eval --threads 2 --derivatives", input);
+  const auto many = run_perlin("eval --threads 7 --derivatives", input);
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 40000);
+  EXPECT_EQ(two.out, one.out);
+  EXPECT_EQ(many.out, one.out);
+  // The text is printf's %.17g of the library's values.
+  const perlin::improved_noise n;
+  const double x = 39999 * 0.0137;
+  const auto d = n.noise2d_deriv(std::stod(std::to_string(x)), std::stod(std::to_string(39999 % 97 * 0.31)));
+  EXPECT_NE(one.out.find(fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) + "\n"), std::string::npos);
+  std::string bad = input;
+  std::size_t at = 0;
+  for (int i = 0; i < 20000; ++i) at = bad.find('\n', at) + 1;
+  bad.insert(at, "1 x 2\n");  // line 20001
+  for (const char* threads : {"1", "2", "5"}) {
+    const auto r = run_perlin(std::string("eval --derivatives --threads ") + threads, bad);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("line 20001"), std::string::npos) << r.err;
+    std::size_t end = 0;
+    for (int i = 0; i < 20000; ++i) end = one.out.find('\n', end) + 1;
+    EXPECT_EQ(r.out, one.out.substr(0, end)) << threads;
+  }
+}
+
 TEST(CliEval, UnderflowIsZeroOverflowIsAnErrorAndBadTokensAreQuotedBriefly) {
   const perlin::improved_noise n;
   auto r = run_perlin("eval", "1e-400 0.5 -1e-400\n");
