@@ -1,12 +1,8 @@
-// The peers measured beside perlin, behind plain functions so that their headers (and warnings)
-// stay in one translation unit.
+// libnoise, measured beside perlin, behind a plain class (peers.cpp). The header-only peers
+// (stb_perlin, glm) are compiled into perlin_bench.cpp so that they inline.
 #pragma once
 
 namespace peers {
-float stb_noise3(float x, float y, float z);
-float stb_fbm3(float x, float y, float z, float lacunarity, float gain, int octaves);
-float glm_noise2(float x, float y);
-float glm_noise3(float x, float y, float z);
 
 /// libnoise's Perlin module (its own gradient noise, not Ken Perlin's 2002 one).
 class libnoise_perlin {

@@ -1,7 +1,14 @@
-// perlin_bench: four workloads, each run by perlin (single calls, bulk on one thread, bulk on
+// perlin_bench: the workloads, each run by perlin (single calls, bulk on one thread, bulk on
 // every core) and by the peers Debian packages. Names are <workload>/<implementation>; every
 // benchmark reports items_per_second = samples per second. bench/report turns a run into the
-// README's table of ratios against stb_perlin.
+// README's table of ratios against stb_perlin (or perlin's single calls where stb has no such
+// workload).
+//
+// Fair peers: this file is compiled with -O3 -march=native (bench/CMakeLists.txt), and the
+// header-only peers (stb_perlin, glm) are compiled into it, so their calls inline into the
+// loops as they do in their users' builds for speed. perlin is the library as installed:
+// portable code with run-time SIMD dispatch, single calls out of line. libnoise is Debian's
+// shared library.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -13,7 +20,23 @@
 #include "peers.hpp"
 #include "perlin/perlin.hpp"
 
+#define STB_PERLIN_IMPLEMENTATION
+#include <stb/stb_perlin.h>
+
+#include <glm/gtc/noise.hpp>
+
 namespace {
+
+namespace inlined {
+float stb_noise3(float x, float y, float z) { return stb_perlin_noise3(x, y, z, 0, 0, 0); }
+float stb_fbm3(float x, float y, float z, float lacunarity, float gain, int octaves) {
+  return stb_perlin_fbm_noise3(x, y, z, lacunarity, gain, octaves);
+}
+float glm_noise2(float x, float y) { return glm::perlin(glm::vec2(x, y)); }
+float glm_noise3(float x, float y, float z) { return glm::perlin(glm::vec3(x, y, z)); }
+float glm_noise4(float x, float y, float z, float w) { return glm::perlin(glm::vec4(x, y, z, w)); }
+}  // namespace inlined
+using namespace inlined;
 
 struct points {
   std::vector<float> x, y, z;
@@ -122,10 +145,10 @@ void register_grid(const std::string& name, const workload& w) {
   benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
     if (fbm) {
       grid_loop(s, w, [&](float x, float y, float) {
-        return peers::stb_fbm3(x, y, 0.0f, 2.0f, 0.5f, w.octaves);
+        return stb_fbm3(x, y, 0.0f, 2.0f, 0.5f, w.octaves);
       });
     } else {
-      grid_loop(s, w, [](float x, float y, float z) { return peers::stb_noise3(x, y, z); });
+      grid_loop(s, w, [](float x, float y, float z) { return stb_noise3(x, y, z); });
     }
   });
   benchmark::RegisterBenchmark((name + "/libnoise").c_str(), [w](benchmark::State& s) {
@@ -136,8 +159,8 @@ void register_grid(const std::string& name, const workload& w) {
     grid_loop(s, w, [&](float x, float y, float z) {
       float total = 0, amp = 1, freq = 1;
       for (int o = 0; o < w.octaves; ++o) {
-        total += amp * (three ? peers::glm_noise3(x * freq, y * freq, z * freq)
-                              : peers::glm_noise2(x * freq, y * freq));
+        total += amp * (three ? glm_noise3(x * freq, y * freq, z * freq)
+                              : glm_noise2(x * freq, y * freq));
         amp *= 0.5f;
         freq *= 2.0f;
       }
@@ -177,15 +200,144 @@ void register_points() {
   benchmark::RegisterBenchmark("points3d/perlin_mt", [](benchmark::State& s) { points_bulk(s, 0); })
       ->UseRealTime();
   benchmark::RegisterBenchmark("points3d/stb_perlin", [](benchmark::State& s) {
-    points_loop(s, [](float x, float y, float z) { return peers::stb_noise3(x, y, z); });
+    points_loop(s, [](float x, float y, float z) { return stb_noise3(x, y, z); });
   });
   benchmark::RegisterBenchmark("points3d/libnoise", [](benchmark::State& s) {
     const peers::libnoise_perlin m(1);
     points_loop(s, [&](float x, float y, float z) { return static_cast<float>(m.get(x, y, z)); });
   });
   benchmark::RegisterBenchmark("points3d/glm", [](benchmark::State& s) {
-    points_loop(s, [](float x, float y, float z) { return peers::glm_noise3(x, y, z); });
+    points_loop(s, [](float x, float y, float z) { return glm_noise3(x, y, z); });
   });
+}
+
+/// A plain perlin grid of `dims` axes of `n` samples with step `step`.
+perlin::grid cube(std::size_t dims, std::size_t n, double step) {
+  perlin::grid g;
+  g.dims = dims;
+  for (std::size_t k = 0; k < 4; ++k) {
+    g.count[k] = k < dims ? n : 1;
+    g.step[k] = step;
+  }
+  return g;
+}
+
+/// The workloads that ran on the scalar path before: the gradient of a 2-D map (shaded relief),
+/// 4-D grids (looping animations) and double grids. Rows: perlin's single calls, its bulk call
+/// on one thread and on every core, and the peers that have the workload.
+void register_scalar_era() {
+  constexpr std::size_t n2 = 1024, n4 = 32;
+  constexpr double step2 = 1.0 / 64, step4 = 1.0 / 8;
+  // grid2d_deriv: value and gradient of improved noise over a 1024x1024 map.
+  benchmark::RegisterBenchmark("grid2d_deriv/perlin_scalar", [](benchmark::State& s) {
+    const perlin::improved_noise n;
+    std::vector<float> out(n2 * n2 * 3);
+    for (auto _ : s) {
+      for (std::size_t j = 0; j < n2; ++j) {
+        for (std::size_t i = 0; i < n2; ++i) {
+          const auto d = n.noise2d_deriv(static_cast<float>(i) * float(step2), static_cast<float>(j) * float(step2));
+          const std::size_t at = j * n2 + i;
+          out[at] = d.value;
+          out[n2 * n2 + at] = d.gradient[0];
+          out[2 * n2 * n2 + at] = d.gradient[1];
+        }
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, n2 * n2, out);
+  });
+  for (const unsigned threads : {1u, 0u}) {
+    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid2d_deriv/perlin" : "grid2d_deriv/perlin_mt",
+                                           [threads](benchmark::State& s) {
+      const perlin::field f;
+      const perlin::grid g = cube(2, n2, step2);
+      std::vector<float> out(g.size()), grad(2 * g.size());
+      for (auto _ : s) {
+        perlin::fill_grid_deriv(f, g, out, grad, {.threads = threads});
+        benchmark::DoNotOptimize(grad.data());
+      }
+      finish(s, g.size(), out);
+    });
+    if (threads == 0) b->UseRealTime();
+  }
+  // grid4d: improved noise on a 32^4 grid.
+  benchmark::RegisterBenchmark("grid4d/perlin_scalar", [](benchmark::State& s) {
+    const perlin::improved_noise n;
+    std::vector<float> out(n4 * n4 * n4 * n4);
+    for (auto _ : s) {
+      std::size_t at = 0;
+      for (std::size_t l = 0; l < n4; ++l)
+        for (std::size_t k = 0; k < n4; ++k)
+          for (std::size_t j = 0; j < n4; ++j)
+            for (std::size_t i = 0; i < n4; ++i)
+              out[at++] = n.noise4d(float(i) * float(step4), float(j) * float(step4), float(k) * float(step4),
+                                    float(l) * float(step4));
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, out.size(), out);
+  });
+  benchmark::RegisterBenchmark("grid4d/glm", [](benchmark::State& s) {
+    std::vector<float> out(n4 * n4 * n4 * n4);
+    for (auto _ : s) {
+      std::size_t at = 0;
+      for (std::size_t l = 0; l < n4; ++l)
+        for (std::size_t k = 0; k < n4; ++k)
+          for (std::size_t j = 0; j < n4; ++j)
+            for (std::size_t i = 0; i < n4; ++i)
+              out[at++] = glm_noise4(float(i) * float(step4), float(j) * float(step4), float(k) * float(step4),
+                                     float(l) * float(step4));
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, out.size(), out);
+  });
+  for (const unsigned threads : {1u, 0u}) {
+    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid4d/perlin" : "grid4d/perlin_mt", [threads](benchmark::State& s) {
+      const perlin::field f;
+      const perlin::grid g = cube(4, n4, step4);
+      std::vector<float> out(g.size());
+      for (auto _ : s) {
+        perlin::fill_grid(f, g, out, {.threads = threads});
+        benchmark::DoNotOptimize(out.data());
+      }
+      finish(s, g.size(), out);
+    });
+    if (threads == 0) b->UseRealTime();
+  }
+  // grid2d_double: improved noise in double precision over a 1024x1024 map.
+  benchmark::RegisterBenchmark("grid2d_double/perlin_scalar", [](benchmark::State& s) {
+    const perlin::improved_noise n;
+    std::vector<double> out(n2 * n2);
+    for (auto _ : s) {
+      for (std::size_t j = 0; j < n2; ++j)
+        for (std::size_t i = 0; i < n2; ++i) out[j * n2 + i] = n.noise2d(double(i) * step2, double(j) * step2);
+      benchmark::DoNotOptimize(out.data());
+    }
+    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
+  });
+  benchmark::RegisterBenchmark("grid2d_double/libnoise", [](benchmark::State& s) {
+    const peers::libnoise_perlin m(1);
+    std::vector<double> out(n2 * n2);
+    for (auto _ : s) {
+      for (std::size_t j = 0; j < n2; ++j)
+        for (std::size_t i = 0; i < n2; ++i) out[j * n2 + i] = m.get(double(i) * step2, double(j) * step2, 0);
+      benchmark::DoNotOptimize(out.data());
+    }
+    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
+  });
+  for (const unsigned threads : {1u, 0u}) {
+    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid2d_double/perlin" : "grid2d_double/perlin_mt",
+                                           [threads](benchmark::State& s) {
+      const perlin::field f;
+      const perlin::grid g = cube(2, n2, step2);
+      std::vector<double> out(g.size());
+      for (auto _ : s) {
+        perlin::fill_grid(f, g, std::span<double>(out), {.threads = threads});
+        benchmark::DoNotOptimize(out.data());
+      }
+      s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
+    });
+    if (threads == 0) b->UseRealTime();
+  }
 }
 
 }  // namespace
@@ -195,6 +347,7 @@ int main(int argc, char** argv) {
   register_grid("grid2d", k_grid2d);
   register_grid("grid3d", k_grid3d);
   register_grid("fbm2d", k_fbm2d);
+  register_scalar_era();
   benchmark::AddCustomContext("perlin_simd_target", perlin::active_target());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
