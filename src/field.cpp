@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
 #include "detail/warp.hpp"
 #include "perlin/error.hpp"
@@ -18,12 +19,7 @@ const lattice& field::lattice() const noexcept {
   return std::visit([](const auto& n) -> const perlin::lattice& { return n.lattice(); }, base_);
 }
 
-namespace {
-// The rotation of plane::rotated: rows a, b, c (field.hpp), so lattice = x a + y b + z c.
-constexpr double k_r2 = 0.70710678118654752440, k_r6 = 0.40824829046386301637,
-                 k_r3 = 0.57735026918962576451;
-constexpr double k_rot[3][3] = {{k_r2, -k_r2, 0}, {k_r6, k_r6, -2 * k_r6}, {k_r3, k_r3, k_r3}};
-}  // namespace
+using detail::k_rot;
 
 field& field::set_plane(perlin::plane p) {
   if (p == perlin::plane::rotated) {
@@ -79,11 +75,9 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
   if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
   // Rotated: x, y, z turned (in double, then T), w as it is; the gradient turned back (R^T).
   T q[4] = {0, 0, 0, 0};
-  for (std::size_t j = 0; j < 3; ++j) {
-    double s = 0;
-    for (std::size_t k = 0; k < std::min<std::size_t>(3, p.size()); ++k) s += double(p[k]) * k_rot[k][j];
-    q[j] = static_cast<T>(s);
-  }
+  double pd[3] = {0, 0, 0};
+  for (std::size_t k = 0; k < std::min<std::size_t>(3, p.size()); ++k) pd[k] = double(p[k]);
+  for (std::size_t j = 0; j < 3; ++j) q[j] = static_cast<T>(detail::rotated(pd, p.size(), j));
   const std::size_t dims = p.size() == 4 ? 4 : 3;
   if (dims == 4) q[3] = p[3];
   if (!gradient.empty() && gradient.size() != p.size()) {

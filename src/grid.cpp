@@ -13,6 +13,7 @@
 
 #include "detail/grid_plan.hpp"
 #include "detail/parallel.hpp"
+#include "detail/rotation.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"
@@ -179,7 +180,13 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   });
 }
 
-/// value_range of a span, NaN ignored.
+/// value_range of a span, NaN ignored: SIMD for float (the active target's min_max).
+value_range<float> range_of(const float* v, std::size_t n) {
+  value_range<float> r;
+  if (n != 0) detail::active_kernels().min_max(v, n, &r.min, &r.max);
+  return r;
+}
+
 template <class T>
 value_range<T> range_of(const T* v, std::size_t n) {
   value_range<T> r;
@@ -226,17 +233,98 @@ std::size_t grid::size() const {
   return n;
 }
 
+namespace {
+
+/// A grid whose samples the field turns onto a rotated plane (2-D and 3-D grids).
+bool turned(const field& f, const grid& g) { return f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3; }
+
+/// The plan of the double-coordinate kernel (eval_points_d) for the grid, or nothing when the
+/// kernel does not cover the field: warps, 4-D lattice points, periods that are not powers of
+/// two, value noise with the cosine interpolation.
+std::optional<detail::points_plan> sample_plan(const field& f, const grid& g, bool strict) {
+  const std::size_t dims = turned(f, g) ? 3 : g.dims;
+  if (f.warped() || dims > 3) return std::nullopt;
+  if (f.kind() == noise_kind::value && std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
+    return std::nullopt;
+  }
+  return detail::make_points_plan(f, dims, strict);
+}
+
+/// Fills the grid row by row through eval_points_d: each row's lattice coordinates computed in
+/// double exactly as the scalar path computes them (rotated when the plane is), then the kernel.
+/// With a `gradient` (planar, g.dims arrays), the partials, turned back for rotated planes.
+void rows_by_samples(const field& f, const grid& g, const detail::points_plan& plan, unsigned threads,
+                     std::span<float> out, std::span<float> gradient) {
+  const detail::kernels& k = detail::active_kernels();
+  const std::size_t nx = g.count[0];
+  const std::size_t n = g.size();
+  const std::size_t rows = n / nx;
+  const bool rotate = turned(f, g);
+  const auto lattice_dims = static_cast<std::size_t>(plan.dims);
+  const bool with_gradient = !gradient.empty();
+  std::vector<double> xs(nx);  // the x coordinates, the same in every row
+  for (std::size_t i = 0; i < nx; ++i) xs[i] = g.coordinate(0, i);
+  detail::parallel_for(rows, detail::thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
+    std::vector<double> coords(lattice_dims * nx);
+    std::vector<float> turned_gradient(rotate && with_gradient ? 3 * nx : 0);
+    const double* c[3] = {};
+    float* gr[3] = {};
+    for (std::size_t a = 0; a < lattice_dims; ++a) c[a] = coords.data() + a * nx;
+    if (!rotate) c[0] = xs.data();
+    for (std::size_t row = rb; row < re; ++row) {
+      double p[4] = {};
+      std::size_t rem = row;
+      for (std::size_t a = 1; a < g.dims; ++a) {
+        p[a] = g.coordinate(a, rem % g.count[a]);
+        rem /= g.count[a];
+      }
+      if (rotate) {
+        // detail::rotated's sum, term by term in the same order, for the whole row.
+        for (std::size_t a = 0; a < 3; ++a) {
+          double* ca = coords.data() + a * nx;
+          for (std::size_t i = 0; i < nx; ++i) ca[i] = 0.0 + xs[i] * detail::k_rot[0][a];
+          for (std::size_t axis = 1; axis < g.dims; ++axis) {
+            const double term = p[axis] * detail::k_rot[axis][a];
+            for (std::size_t i = 0; i < nx; ++i) ca[i] += term;
+          }
+        }
+      } else {
+        for (std::size_t a = 1; a < lattice_dims; ++a) std::fill_n(coords.data() + a * nx, nx, p[a]);
+      }
+      for (std::size_t a = 0; a < lattice_dims; ++a) {
+        gr[a] = rotate ? turned_gradient.data() + a * nx : gradient.data() + a * n + row * nx;
+      }
+      k.eval_points_d(plan, c, nx, out.data() + row * nx, with_gradient ? gr : nullptr);
+      if (rotate && with_gradient) {
+        for (std::size_t a = 0; a < g.dims; ++a) {
+          for (std::size_t i = 0; i < nx; ++i) {
+            double s = 0;
+            for (std::size_t j = 0; j < 3; ++j) s += detail::k_rot[a][j] * double(turned_gradient[j * nx + i]);
+            gradient[a * n + row * nx + i] = static_cast<float>(s);
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
                              const bulk_options& o) {
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
   if ((f.plane() == plane::rotated && g.dims >= 2) || f.warped()) {
-    // The kernels follow lattice-aligned rows: a rotated plane takes the double path; so does a
-    // warped field (its points leave the rows).
-    scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
-      out[idx] = static_cast<float>(f.eval<double>(p));
-    });
+    // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their
+    // lattice coordinates in double, the noise in SIMD float); warped fields take the double path.
+    if (const auto plan = sample_plan(f, g, o.strict)) {
+      rows_by_samples(f, g, *plan, o.threads, out, {});
+    } else {
+      scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
+        out[idx] = static_cast<float>(f.eval<double>(p));
+      });
+    }
     return range_of(out.data(), out.size());
   }
   const detail::kernels& k = detail::active_kernels();
@@ -308,6 +396,10 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
   const std::size_t n = g.size();
   check_out(out, n, "out");
   check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
+  if (const auto plan = sample_plan(f, g, o.strict)) {
+    rows_by_samples(f, g, *plan, o.threads, out, gradient);
+    return range_of(out.data(), out.size());
+  }
   scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
     double grad[4];
     out[idx] = static_cast<float>(f.eval<double>(p, std::span<double>(grad, p.size())));
@@ -341,9 +433,7 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
 
 }  // namespace
 
-std::optional<detail::points_plan> detail::make_points_plan(const field& f,
-                                                           const point_set<float>& p,
-                                                           std::size_t dims, bool strict) {
+std::optional<detail::points_plan> detail::make_points_plan(const field& f, std::size_t dims, bool strict) {
   const auto octaves = octave_list(f);
   bool simd = dims <= 3;
   for (const auto& op : octaves) {
@@ -353,9 +443,6 @@ std::optional<detail::points_plan> detail::make_points_plan(const field& f,
   detail::points_plan plan;
   fill_common(plan, f, strict);
   plan.dims = static_cast<int>(dims);
-  plan.coord[0] = p.x.data();
-  plan.coord[1] = p.y.data();
-  plan.coord[2] = p.z.data();
   for (const auto& op : octaves) {
     plan.amp.push_back(static_cast<float>(op.amp));
     plan.freq.push_back(op.freq);
@@ -371,9 +458,14 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
   if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
-  const auto plan = (f.plane() == plane::rotated && dims >= 2) || f.warped()
-                        ? std::optional<detail::points_plan>()
-                        : detail::make_points_plan(f, p, dims, o.strict);
+  auto plan = (f.plane() == plane::rotated && dims >= 2) || f.warped()
+                  ? std::optional<detail::points_plan>()
+                  : detail::make_points_plan(f, dims, o.strict);
+  if (plan) {
+    plan->coord[0] = p.x.data();
+    plan->coord[1] = p.y.data();
+    plan->coord[2] = p.z.data();
+  }
   if (!plan) {
     // Periods that are not powers of two, rotated or warped fields: the double scalar path, rounded.
     const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};

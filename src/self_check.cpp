@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "detail/kernel_registry.hpp"
+#include "detail/octaves.hpp"
 #include "perlin/grid.hpp"
 
 namespace perlin::detail {
@@ -92,8 +93,11 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
         ps.x = xs[0];
         if (dims >= 2) ps.y = xs[1];
         if (dims >= 3) ps.z = xs[2];
-        const auto plan = make_points_plan(f, ps, dims, strict);
+        auto plan = make_points_plan(f, dims, strict);
         if (!plan) continue;  // the scalar path serves it
+        plan->coord[0] = ps.x.data();
+        plan->coord[1] = ps.y.data();
+        plan->coord[2] = ps.z.data();
         std::vector<float> out(n);
         k.eval_points(*plan, 0, n, out.data());
         for (std::size_t i = 0; i < n; ++i) {
@@ -110,10 +114,73 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
 
 }  // namespace
 
+double gradient_tolerance(const field& f) {
+  double scale = 0;
+  for (octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves(); o.next()) {
+    scale += o.amp * o.freq;
+  }
+  if (f.fractal().normalize()) scale /= f.fractal().amplitude_sum();
+  return 2e-5 * scale;
+}
+
+namespace {
+
+/// eval_points_d: values and gradients at double coordinates (some far from the origin, where a
+/// float coordinate would have lost the fraction), against the double path.
+std::string check_samples(const kernels& k, const std::vector<field>& fields) {
+  constexpr std::size_t n = 45;
+  std::vector<double> xs[3];
+  for (std::size_t a = 0; a < 3; ++a) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double far = i % 5 == 0 ? 1048576.0 * static_cast<double>(a + 1) : 0.0;
+      xs[a].push_back(std::fmod(static_cast<double>(i * (5 + 3 * a)) * 1.618, 91.0) - 45.25 + far);
+    }
+  }
+  for (std::size_t fi = 0; fi < fields.size(); ++fi) {
+    const field& f = fields[fi];
+    const double tol = 2e-6 * f.fractal().amplitude_sum();
+    const double gtol = gradient_tolerance(f);
+    for (std::size_t dims = 1; dims <= 3; ++dims) {
+      for (const bool strict : {false, true}) {
+        const auto plan = make_points_plan(f, dims, strict);
+        if (!plan) continue;
+        const double* c[3] = {xs[0].data(), xs[1].data(), xs[2].data()};
+        std::vector<float> out(n), grad(3 * n);
+        float* g[3] = {grad.data(), grad.data() + n, grad.data() + 2 * n};
+        k.eval_points_d(*plan, c, n, out.data(), g);
+        for (std::size_t i = 0; i < n; ++i) {
+          double p[3], want_grad[3];
+          for (std::size_t a = 0; a < dims; ++a) p[a] = xs[a][i];
+          const double want = f.eval<double>(std::span<const double>(p, dims), std::span<double>(want_grad, dims));
+          if (!(std::abs(out[i] - want) <= tol)) return describe("samples", fi, dims, strict, out[i], want);
+          for (std::size_t a = 0; a < dims; ++a) {
+            // At a kink (an octave's noise at 0 under turbulence, ridged or billow, or the ridged
+            // weight at its clamp) the gradient jumps, and float and double may take either side.
+            double side[2][3];
+            for (int s = 0; s < 2; ++s) {
+              double q[3] = {p[0], p[1], p[2]};
+              q[a] += s == 0 ? -1e-7 : 1e-7;
+              (void)f.eval<double>(std::span<const double>(q, dims), std::span<double>(side[s], dims));
+            }
+            if (std::abs(side[0][a] - side[1][a]) > gtol) continue;
+            if (!(std::abs(g[a][i] - want_grad[a]) <= gtol)) {
+              return describe("sample gradients", fi, dims, strict, g[a][i], want_grad[a]);
+            }
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string self_check(const kernels& k) {
   const auto fields = check_fields();
   std::string failure = check_grids(k, fields);
   if (failure.empty()) failure = check_points(k, fields);
+  if (failure.empty()) failure = check_samples(k, fields);
   return failure;
 }
 

@@ -161,27 +161,148 @@ TEST(Grid, StrictModeGivesTheSameBitsOnEveryTarget) {
   }
 }
 
-TEST(Grid, DerivativesMatchTheScalarPath) {
-  perlin::improved_noise n(3);
-  const perlin::field f(n, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
-  perlin::grid g;
-  g.dims = 2;
-  g.count = {9, 5, 1, 1};
-  g.origin = {0.3, -0.7, 0, 0};
-  g.step = {0.37, 0.41, 1, 1};
-  std::vector<float> v(g.size()), d(2 * g.size());
-  perlin::fill_grid_deriv(f, g, v, d, {.threads = 2});
-  for (std::size_t j = 0; j < 5; ++j) {
-    for (std::size_t i = 0; i < 9; ++i) {
-      const double p[2] = {0.3 + double(i) * 0.37, -0.7 + double(j) * 0.41};
-      double grad[2];
-      const double val = f.eval<double>(p, grad);
-      const std::size_t idx = j * 9 + i;
-      EXPECT_EQ(v[idx], static_cast<float>(val));
-      EXPECT_EQ(d[idx], static_cast<float>(grad[0]));
-      EXPECT_EQ(d[g.size() + idx], static_cast<float>(grad[1]));
-    }
+/// grid.hpp's tolerance of the float gradients: 2e-5 x sum of amplitude x frequency.
+double gradient_tolerance(const perlin::field& f) {
+  double scale = 0, amp = 1, freq = f.fractal().frequency();
+  for (int i = 0; i < f.fractal().active_octaves(); ++i) {
+    scale += amp * freq;
+    amp *= f.fractal().persistence();
+    freq *= f.fractal().lacunarity();
   }
+  return 2e-5 * (f.fractal().normalize() ? scale / f.fractal().amplitude_sum() : scale);
+}
+
+/// True when the double path's partial along `axis` jumps near p (a kink of turbulence, ridged
+/// or billow), where float and double may take either side.
+bool at_kink(const perlin::field& f, const double* p, std::size_t dims, std::size_t axis, double tol) {
+  double side[2][4];
+  for (int s = 0; s < 2; ++s) {
+    double q[4] = {p[0], p[1], p[2], p[3]};
+    q[axis] += s == 0 ? -1e-7 : 1e-7;
+    (void)f.eval<double>(std::span<const double>(q, dims), std::span<double>(side[s], dims));
+  }
+  return std::abs(side[0][axis] - side[1][axis]) > tol;
+}
+
+TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
+  // fill_grid_deriv (aligned and rotated, 1-D to 4-D) and fill_grid on rotated planes: values
+  // within 2e-6 x the amplitude sum, gradients within gradient_tolerance, on every target, strict
+  // or not; the same bits for any thread count. Cosine value noise, non-power-of-two periods and
+  // 4-D take the double path: rounded, so within the same tolerances.
+  std::vector<perlin::field> all = fields();
+  perlin::improved_noise pow2(9);
+  pow2.lattice().set_period_all(64);
+  all.emplace_back(pow2, perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(3));
+  std::size_t compared = 0, kinks = 0;
+  double worst_value = 0, worst_gradient = 0;  // relative to the tolerances
+  for_each_target([&](const std::string&) {
+    for (std::size_t fi = 0; fi < all.size(); ++fi) {
+      for (const bool rotated : {false, true}) {
+        perlin::field f = all[fi];
+        bool periodic = false;
+        for (std::size_t k = 0; k < 4; ++k) periodic |= f.lattice().period(k) != 0;
+        if (rotated && periodic) continue;
+        if (rotated) f.set_plane(perlin::plane::rotated);
+        for (std::size_t dims = 1; dims <= 4; ++dims) {
+          for (const bool strict : {false, true}) {
+            perlin::grid g;
+            g.dims = dims;
+            g.count = {23, 4, 3, 2};
+            g.origin = {0.3, -0.7, 5.1, -2.25};
+            g.step = {0.37, 0.41, 0.29, 0.5};
+            const std::size_t n = g.size();
+            std::vector<float> v(n), d(dims * n), v1(n), d1(dims * n), plain(n);
+            perlin::fill_grid_deriv(f, g, v, d, {.threads = 2, .strict = strict});
+            perlin::fill_grid_deriv(f, g, v1, d1, {.threads = 1, .strict = strict});
+            ASSERT_EQ(v, v1);
+            ASSERT_EQ(d, d1);
+            perlin::fill_grid(f, g, plain, {.threads = 2, .strict = strict});
+            const double tol = tolerance(f), gtol = gradient_tolerance(f);
+            for (std::size_t idx = 0; idx < n; ++idx) {
+              double p[4] = {};
+              std::size_t rem = idx;
+              for (std::size_t a = 0; a < dims; ++a) {
+                p[a] = g.coordinate(a, rem % g.count[a]);
+                rem /= g.count[a];
+              }
+              double grad[4];
+              const double want = f.eval<double>(std::span<const double>(p, dims), std::span<double>(grad, dims));
+              ASSERT_NEAR(v[idx], want, tol) << "field " << fi << " dims " << dims << " rotated " << rotated;
+              if (rotated) {
+                ASSERT_NEAR(plain[idx], want, tol) << "field " << fi << " dims " << dims;
+              }
+              worst_value = std::max(worst_value, std::abs(v[idx] - want) / tol);
+              for (std::size_t a = 0; a < dims; ++a) {
+                if (at_kink(f, p, dims, a, gtol)) {
+                  ++kinks;
+                  continue;
+                }
+                ASSERT_NEAR(d[a * n + idx], grad[a], gtol)
+                    << "field " << fi << " dims " << dims << " axis " << a << " rotated " << rotated << " strict " << strict;
+                worst_gradient = std::max(worst_gradient, std::abs(d[a * n + idx] - grad[a]) / gtol);
+                ++compared;
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+  EXPECT_GT(compared, 10000u);
+  EXPECT_LT(kinks, compared / 100);
+  RecordProperty("worst_value_over_tolerance", std::to_string(worst_value));
+  RecordProperty("worst_gradient_over_tolerance", std::to_string(worst_gradient));
+  std::printf("worst value error %.3f of its tolerance, gradient %.3f; %zu partials, %zu at kinks\n", worst_value,
+              worst_gradient, compared, kinks);
+}
+
+TEST(Grid, MinMaxIgnoresNaNOnEveryTarget) {
+  for_each_target([&](const std::string&) {
+    const auto& k = perlin::detail::active_kernels();
+    for (const std::size_t n : {1u, 7u, 16u, 33u, 100u}) {
+      std::vector<float> v(n);
+      for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(float(i) * 1.7f) * float(i);
+      float want_lo = v[0], want_hi = v[0];
+      for (float x : v) {
+        want_lo = std::min(want_lo, x);
+        want_hi = std::max(want_hi, x);
+      }
+      for (std::size_t i = 1; i < n; i += 3) v[i] = std::numeric_limits<float>::quiet_NaN();
+      float lo = 0, hi = 0;
+      k.min_max(v.data(), n, &lo, &hi);
+      float l2 = std::numeric_limits<float>::infinity(), h2 = -l2;
+      for (float x : v) {
+        if (x == x) {
+          l2 = std::min(l2, x);
+          h2 = std::max(h2, x);
+        }
+      }
+      EXPECT_EQ(lo, l2) << n;
+      EXPECT_EQ(hi, h2) << n;
+      std::vector<float> nan(n, std::numeric_limits<float>::quiet_NaN());
+      k.min_max(nan.data(), n, &lo, &hi);
+      EXPECT_EQ(lo, std::numeric_limits<float>::infinity());
+      EXPECT_EQ(hi, -std::numeric_limits<float>::infinity());
+    }
+  });
+}
+
+TEST(Grid, StrictDerivativesAreTheSameOnEveryTarget) {
+  perlin::field f(perlin::improved_noise(4), perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(5));
+  f.set_plane(perlin::plane::rotated);
+  const auto g = perlin::grid::plane(77, 9, 0.13, -4.1, 2.2);
+  std::vector<float> first_v, first_d;
+  for_each_target([&](const std::string& t) {
+    std::vector<float> v(g.size()), d(2 * g.size());
+    perlin::fill_grid_deriv(f, g, v, d, {.strict = true});
+    if (first_v.empty()) {
+      first_v = v;
+      first_d = d;
+    } else {
+      EXPECT_EQ(v, first_v) << t;
+      EXPECT_EQ(d, first_d) << t;
+    }
+  });
 }
 
 TEST(Points, MatchTheDoublePathOnEveryTarget) {
@@ -334,15 +455,27 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
         real->fill_rows(g, b, e, out);
         if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
       },
-      real->eval_points};
+      real->eval_points, real->eval_points_d, real->min_max};
   EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
   const perlin::detail::kernels bad_points = {
       real->fill_rows, [](const perlin::detail::points_plan& p, std::size_t b, std::size_t e,
                           float* out) {
         real->eval_points(p, b, e, out);
         out[e - b - 1] = -out[e - b - 1];
-      }};
+      },
+      real->eval_points_d, real->min_max};
   EXPECT_NE(perlin::detail::self_check(bad_points).find("points"), std::string::npos);
+  // A gradient kernel whose y partial is off by a little more than the tolerance in 2-D.
+  const perlin::detail::kernels bad_gradient = {
+      real->fill_rows, real->eval_points,
+      [](const perlin::detail::points_plan& p, const double* const* c, std::size_t n, float* out,
+         float* const* grad) {
+        real->eval_points_d(p, c, n, out, grad);
+        if (grad != nullptr && p.dims == 2) grad[1][n / 2] *= 1.001f;
+      },
+      real->min_max};
+  EXPECT_NE(perlin::detail::self_check(bad_gradient).find("sample gradients"), std::string::npos)
+      << perlin::detail::self_check(bad_gradient);
   EXPECT_EQ(perlin::detail::self_check(*real), "");
 }
 

@@ -105,9 +105,23 @@ using fill_rows_fn = void (*)(const grid_plan&, std::size_t row_begin, std::size
 using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size_t end,
                                 float* out);
 
+/// Samples at double coordinates coord[a][0 .. n) (a < plan.dims <= 3): every octave's lattice
+/// position x * freq + offset is computed in double and split exactly (so that any coordinate,
+/// rotated planes included, is placed like the scalar path places it), then the noise is blended
+/// in float. Values go to out[0 .. n); when `grad` is not null, grad[a][0 .. n) receives the
+/// analytic partial derivative along axis a (chain rule through the fractal). The plan's
+/// `coord` pointers are not used. Improved noise, and value noise but the cosine interpolation.
+using eval_points_d_fn = void (*)(const points_plan&, const double* const* coord, std::size_t n,
+                                  float* out, float* const* grad);
+
+/// The smallest and largest of v[0 .. n), NaN ignored (+inf and -inf when every value is NaN).
+using min_max_fn = void (*)(const float* v, std::size_t n, float* lo, float* hi);
+
 struct kernels {
   fill_rows_fn fill_rows;
   eval_points_fn eval_points;
+  eval_points_d_fn eval_points_d;
+  min_max_fn min_max;
 };
 
 /// The kernels of the active target (the best one this CPU supports that passed its
@@ -116,9 +130,8 @@ const kernels& active_kernels();
 
 /// The plan of a grid call (grid.cpp), also used by the self-check.
 grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
-/// The plan of a float point batch, or nothing when the SIMD kernels do not cover it (periods
-/// that are not powers of two, 4-D); grid.cpp.
-std::optional<points_plan> make_points_plan(const field& f, const point_set<float>& p,
-                                            std::size_t dims, bool strict);
+/// The plan of a point batch of `dims` coordinates (its `coord` left empty), or nothing when the
+/// SIMD kernels do not cover it (periods that are not powers of two, 4-D); grid.cpp.
+std::optional<points_plan> make_points_plan(const field& f, std::size_t dims, bool strict);
 
 }  // namespace perlin::detail

@@ -27,4 +27,9 @@ std::vector<registration> registered_kernels();
 /// every value is within the documented tolerance, else what disagreed (self_check.cpp).
 std::string self_check(const kernels& k);
 
+/// The tolerance of the float gradient kernels for a field: 2e-5 times the sum over octaves of
+/// amplitude x frequency (divided by the sum of amplitudes when normalised), the scale of the
+/// gradient itself (self_check.cpp; grid.hpp states it).
+double gradient_tolerance(const field& f);
+
 }  // namespace perlin::detail

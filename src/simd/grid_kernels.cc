@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "detail/grid_plan.hpp"
+#include <limits>
+
 #include "detail/kernel.hpp"
 #include "detail/kernel_registry.hpp"
 
@@ -79,15 +81,13 @@ struct lanes_axis {
 HWY_INLINE VI low16(VI q) { return hn::And(q, hn::Set(DI(), 0xFFFF)); }
 HWY_INLINE VI high16(VI q) { return hn::ShiftRight<16>(q); }
 
-/// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core. `a0`/`a1` are
-/// p[x0] and p[x1] (the first level of the hash). With Pairs (every upper index is the lower one
-/// plus 1, modulo 256), one gather of a pair table fetches both corners along y, and along z.
-template <int D, bool Improved, bool Strict, bool Pairs>
-HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const VF tx,
-                        const lanes_axis& y, const lanes_axis& z) {
-  const DF df;
+/// Hashes the 2^D corners (D <= 3) into h[0 .. 2^D): the gather kernels' first half. `a0`/`a1`
+/// are p[x0] and p[x1] (the first level of the hash). With Pairs (every upper index is the lower
+/// one plus 1, modulo 256), one gather of a pair table fetches both corners along y, and along z.
+template <int D, bool Pairs>
+HWY_INLINE void hash_corners_v(const hash_tables& tb, VI a0, VI a1, const lanes_axis& y,
+                               const lanes_axis& z, VI* h) {
   const DI di;
-  VI h[8];
   // Corner k has bit 0 = x, bit 1 = y, bit 2 = z. A missing axis hashes with index 0 (the slice
   // of the 3-D noise); for the z = 0 slice, pz0[k] = p[p[k]] does two levels in one lookup.
   if constexpr (D == 1) {
@@ -131,6 +131,15 @@ HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const 
       }
     }
   }
+}
+
+/// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core.
+template <int D, bool Improved, bool Strict, bool Pairs>
+HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const VF tx,
+                        const lanes_axis& y, const lanes_axis& z) {
+  const DF df;
+  VI h[8];
+  hash_corners_v<D, Pairs>(tb, a0, a1, y, z, h);
   constexpr int n = 1 << D;
   VF c[8];
   if constexpr (Improved) {
@@ -702,9 +711,299 @@ void eval_points(const points_plan& pp, std::size_t begin, std::size_t end, floa
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Samples at double coordinates, with analytic gradients (eval_points_d_fn in grid_plan.hpp).
+
+/// Lattice data of one axis for the N samples x[0 .. N), octave frequency `freq` and `offset`:
+/// q = x * freq + offset in double (no contraction: the same bits on every target), split into
+/// floor and fraction exactly; the floor reduced modulo 256 (exact for every double) and masked;
+/// the fraction rounded to float, its blend weight and the weight's derivative `dt` in float.
+template <bool Strict>
+HWY_INLINE lanes_axis axis_from_doubles(const double* x, double freq, double offset, std::uint32_t mask,
+                                        bool improved, interpolation interp, VF& dt) {
+  const DF df;
+  const DI di;
+  using DD = hn::ScalableTag<double>;
+  const DD dd;
+  const hn::Rebind<float, DD> dfh;
+  const hn::Rebind<std::int32_t, DD> dih;
+  const auto vfreq = hn::Set(dd, freq);
+  const auto voff = hn::Set(dd, offset);
+  // The fraction and the reduced index of the doubles x[j .. j + Nd), demoted.
+  const auto split = [&](std::size_t j, auto& frac, auto& index) {
+    const auto q = hn::Add(hn::Mul(hn::LoadU(dd, x + j), vfreq), voff);
+    const auto fl = hn::Floor(q);
+    auto r = hn::Sub(fl, hn::Mul(hn::Floor(hn::Mul(fl, hn::Set(dd, 1.0 / 256.0))), hn::Set(dd, 256.0)));
+    r = hn::IfThenElseZero(hn::Eq(r, r), r);  // NaN and infinite coordinates: index 0, value NaN
+    frac = hn::DemoteTo(dfh, hn::Sub(q, fl));
+    index = hn::DemoteTo(dih, r);
+  };
+#if HWY_TARGET == HWY_SCALAR
+  hn::Vec<decltype(dfh)> fv;
+  hn::Vec<decltype(dih)> iv;
+  split(0, fv, iv);
+  const VF f = fv;
+  const VI i = iv;
+#else
+  // Two halves of doubles make one vector of floats (combined in registers: storing halves and
+  // loading the whole would stall store forwarding).
+  hn::Vec<decltype(dfh)> f_lo, f_hi;
+  hn::Vec<decltype(dih)> i_lo, i_hi;
+  split(0, f_lo, i_lo);
+  split(hn::Lanes(dd), f_hi, i_hi);
+  const VF f = hn::Combine(df, f_hi, f_lo);
+  const VI i = hn::Combine(di, i_hi, i_lo);
+#endif
+  const VI m = hn::Set(di, static_cast<std::int32_t>(mask));
+  lanes_axis a{hn::And(i, m), hn::And(hn::Add(i, hn::Set(di, 1)), m), f, f};
+  const VF one = hn::Set(df, 1.0f);
+  if (improved || interp == interpolation::quintic) {
+    a.t = fade_v<Strict>(f);
+    const VF g = hn::Mul(f, hn::Sub(f, one));  // 30 f^2 (f - 1)^2
+    dt = hn::Mul(hn::Set(df, 30.0f), hn::Mul(g, g));
+  } else if (interp == interpolation::cubic) {
+    a.t = hn::Mul(hn::Mul(f, f), hn::Sub(hn::Set(df, 3.0f), hn::Add(f, f)));
+    dt = hn::Mul(hn::Set(df, 6.0f), hn::Mul(f, hn::Sub(one, f)));
+  } else {  // linear
+    dt = one;
+  }
+  return a;
+}
+
+/// Blends c[0 .. 2^m) in place along m axes with weights w[0 .. m) (lowest bit first).
+template <bool Strict>
+HWY_INLINE VF blend_tree(VF* c, int m, const VF* w) {
+  for (int l = 0; l < m; ++l) {
+    for (int j = 0; j < (1 << (m - l - 1)); ++j) c[j] = lerp_v<Strict>(w[l], c[2 * j], c[2 * j + 1]);
+  }
+  return c[0];
+}
+
+/// The noise of the 2^D hashed corners h and its partials dn[0 .. D) with respect to the lattice
+/// coordinates: the corners' values blended like corners_v, plus for each axis k the blend of
+/// the corners' own gradients and dt_k times the blend (over the other axes) of the differences
+/// across k. Without Grad, the value only.
+template <int D, bool Improved, bool Strict, bool Grad>
+HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF* dn) {
+  const DF df;
+  constexpr int n = 1 << D;
+  const VF zero = hn::Zero(df);
+  const VF one = hn::Set(df, 1.0f);
+  VF d[8];
+  if constexpr (Improved) {
+    const VF xs[2] = {ax[0].f, hn::Sub(ax[0].f, one)};
+    const VF ys[2] = {D >= 2 ? ax[1].f : zero, D >= 2 ? hn::Sub(ax[1].f, one) : zero};
+    const VF zs[2] = {D >= 3 ? ax[2].f : zero, D >= 3 ? hn::Sub(ax[2].f, one) : zero};
+    for (int c = 0; c < n; ++c) d[c] = grad_v(h[c], xs[c & 1], ys[(c >> 1) & 1], zs[(c >> 2) & 1]);
+  } else {
+    const VF scale = hn::Set(df, 1.0f / 127.5f);
+    for (int c = 0; c < n; ++c) d[c] = mul_add<Strict>(hn::ConvertTo(df, h[c]), scale, hn::Set(df, -1.0f));
+  }
+  VF t[3];
+  for (int k = 0; k < D; ++k) t[k] = ax[k].t;
+  if constexpr (Grad) {
+    for (int k = 0; k < D; ++k) {
+      // Differences across axis k, indexed by the other axes' bits (lowest first).
+      VF e[4];
+      VF w[2];
+      int m = 0;
+      for (int j = 0; j < D; ++j) {
+        if (j != k) w[m++] = t[j];
+      }
+      for (int j = 0; j < (1 << (D - 1)); ++j) {
+        const int low = j & ((1 << k) - 1);
+        const int c0 = low | ((j >> k) << (k + 1));
+        e[j] = hn::Sub(d[c0 | (1 << k)], d[c0]);
+      }
+      VF part = hn::Mul(dt[k], blend_tree<Strict>(e, D - 1, w));
+      if constexpr (Improved) {
+        // The corners' gradients: grad is linear in each component, so component k of corner
+        // c's gradient is grad(h_c, e_k).
+        VF g[8];
+        const VF ek[3] = {k == 0 ? one : zero, k == 1 ? one : zero, k == 2 ? one : zero};
+        for (int c = 0; c < n; ++c) g[c] = grad_v(h[c], ek[0], ek[1], ek[2]);
+        part = hn::Add(blend_tree<Strict>(g, D, t), part);
+      }
+      dn[k] = part;
+    }
+  }
+  return blend_tree<Strict>(d, D, t);
+}
+
+/// The sign of n: 1, -1, or 0 (fractal.cpp's sign_of).
+HWY_INLINE VF sign_v(VF n) {
+  const DF df;
+  const VF zero = hn::Zero(df);
+  return hn::IfThenElse(hn::Gt(n, zero), hn::Set(df, 1.0f),
+                        hn::IfThenElseZero(hn::Lt(n, zero), hn::Set(df, -1.0f)));
+}
+
+/// One octave's signal with its gradient, added into total and grad (fractal.cpp's fractal_sum,
+/// in float): ds holds the octave noise's partials in the caller's units.
+template <fractal_kind Kind, bool Strict, int D>
+HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& weight, VF* dweight) {
+  const DF df;
+  const VF one = hn::Set(df, 1.0f);
+  const VF two = hn::Set(df, 2.0f);
+  VF s = n;
+  if constexpr (Kind == fractal_kind::turbulence) {
+    s = hn::Abs(n);
+    const VF sg = sign_v(n);
+    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
+  } else if constexpr (Kind == fractal_kind::billow) {
+    s = hn::Sub(hn::Mul(two, hn::Abs(n)), one);
+    const VF sg = hn::Mul(two, sign_v(n));
+    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
+  } else if constexpr (Kind == fractal_kind::ridged) {
+    const VF r = hn::Sub(one, hn::Abs(n));
+    const VF s0 = hn::Mul(r, r);
+    s = hn::Mul(s0, weight);
+    const VF c = hn::Mul(hn::Mul(hn::Set(df, -2.0f), hn::Mul(r, sign_v(n))), weight);
+    for (int k = 0; k < D; ++k) ds[k] = mul_add<Strict>(s0, dweight[k], hn::Mul(c, ds[k]));
+    const VF next = hn::Mul(s, two);
+    const auto inside = hn::And(hn::Gt(next, hn::Zero(df)), hn::Lt(next, one));
+    weight = hn::Min(hn::Max(next, hn::Zero(df)), one);
+    for (int k = 0; k < D; ++k) dweight[k] = hn::IfThenElseZero(inside, hn::Mul(two, ds[k]));
+  }
+  total = mul_add<Strict>(s, amp, total);
+  for (int k = 0; k < D; ++k) grad[k] = mul_add<Strict>(ds[k], amp, grad[k]);
+}
+
+template <int D, bool Improved, bool Strict, bool Grad>
+void points_d_t(const points_plan& pp, const double* const* coord, std::size_t count, float* out,
+                float* const* grad) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const std::int32_t* p = pp.tables.perm.data();
+  const std::size_t octaves = pp.amp.size();
+  HWY_ALIGN double tail[3][64];  // the last, partial vector, padded with its last sample
+  HWY_ALIGN float tmp[4][64];
+  for (std::size_t i = 0; i < count; i += N) {
+    const std::size_t lanes = std::min(N, count - i);
+    const double* x[3] = {};
+    for (int a = 0; a < D; ++a) {
+      x[a] = coord[a] + i;
+      if (lanes < N) {
+        for (std::size_t l = 0; l < N; ++l) tail[a][l] = x[a][std::min(l, lanes - 1)];
+        x[a] = tail[a];
+      }
+    }
+    VF total = hn::Zero(df);
+    VF weight = hn::Set(df, 1.0f);
+    VF g[3] = {hn::Zero(df), hn::Zero(df), hn::Zero(df)};
+    VF dweight[3] = {hn::Zero(df), hn::Zero(df), hn::Zero(df)};
+    for (std::size_t oi = 0; oi < octaves; ++oi) {
+      lanes_axis ax[3];
+      VF dt[3];
+      for (int a = 0; a < D; ++a) {
+        ax[a] = axis_from_doubles<Strict>(x[a], pp.freq[oi], pp.offset[oi][a], pp.mask[oi][a], Improved,
+                                          pp.interp, dt[a]);
+      }
+      const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+      VI h[8];
+      hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0), hn::GatherIndex(di, p, ax[0].i1),
+                               D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+      VF dn[3];
+      const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax, dt, dn);
+      const VF amp = hn::Set(df, pp.amp[oi]);
+      if constexpr (Grad) {
+        const VF freq = hn::Set(df, static_cast<float>(pp.freq[oi]));
+        for (int k = 0; k < D; ++k) dn[k] = hn::Mul(dn[k], freq);
+        with_kind(pp.kind, [&]<fractal_kind Kind>() {
+          combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight);
+        });
+      } else {
+        with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight); });
+      }
+    }
+    if (pp.normalize) {
+      const VF by = hn::Set(df, pp.normalize_by);
+      total = hn::Mul(total, by);
+      for (int k = 0; k < D; ++k) g[k] = hn::Mul(g[k], by);
+    }
+    hn::Store(total, df, tmp[0]);
+    std::copy(tmp[0], tmp[0] + lanes, out + i);
+    if constexpr (Grad) {
+      for (int k = 0; k < D; ++k) {
+        hn::Store(g[k], df, tmp[1 + k]);
+        std::copy(tmp[1 + k], tmp[1 + k] + lanes, grad[k] + i);
+      }
+    }
+  }
+}
+
+void eval_points_d(const points_plan& pp, const double* const* coord, std::size_t n, float* out,
+                   float* const* grad) {
+  const auto run = [&]<bool Grad>() {
+    const int key = pp.dims * 4 + (pp.improved ? 2 : 0) + (pp.strict ? 1 : 0);
+    switch (key) {
+      case 4: return points_d_t<1, false, false, Grad>(pp, coord, n, out, grad);
+      case 5: return points_d_t<1, false, true, Grad>(pp, coord, n, out, grad);
+      case 6: return points_d_t<1, true, false, Grad>(pp, coord, n, out, grad);
+      case 7: return points_d_t<1, true, true, Grad>(pp, coord, n, out, grad);
+      case 8: return points_d_t<2, false, false, Grad>(pp, coord, n, out, grad);
+      case 9: return points_d_t<2, false, true, Grad>(pp, coord, n, out, grad);
+      case 10: return points_d_t<2, true, false, Grad>(pp, coord, n, out, grad);
+      case 11: return points_d_t<2, true, true, Grad>(pp, coord, n, out, grad);
+      case 12: return points_d_t<3, false, false, Grad>(pp, coord, n, out, grad);
+      case 13: return points_d_t<3, false, true, Grad>(pp, coord, n, out, grad);
+      case 14: return points_d_t<3, true, false, Grad>(pp, coord, n, out, grad);
+      default: return points_d_t<3, true, true, Grad>(pp, coord, n, out, grad);
+    }
+  };
+  if (grad != nullptr) {
+    run.template operator()<true>();
+  } else {
+    run.template operator()<false>();
+  }
+}
+
+void min_max(const float* v, std::size_t n, float* lo, float* hi) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  const VF inf = hn::Set(df, std::numeric_limits<float>::infinity());
+  const VF minus_inf = hn::Neg(inf);
+  // Four independent accumulators, so that the loop is not bound by Min's latency.
+  VF mn[4] = {inf, inf, inf, inf}, mx[4] = {minus_inf, minus_inf, minus_inf, minus_inf};
+  std::size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    for (std::size_t u = 0; u < 4; ++u) {
+      const VF x = hn::LoadU(df, v + i + u * N);
+      const auto ok = hn::Eq(x, x);  // NaN lanes take no part
+      mn[u] = hn::Min(mn[u], hn::IfThenElse(ok, x, inf));
+      mx[u] = hn::Max(mx[u], hn::IfThenElse(ok, x, minus_inf));
+    }
+  }
+  for (; i + N <= n; i += N) {
+    const VF x = hn::LoadU(df, v + i);
+    const auto ok = hn::Eq(x, x);
+    mn[0] = hn::Min(mn[0], hn::IfThenElse(ok, x, inf));
+    mx[0] = hn::Max(mx[0], hn::IfThenElse(ok, x, minus_inf));
+  }
+  for (std::size_t u = 1; u < 4; ++u) {
+    mn[0] = hn::Min(mn[0], mn[u]);
+    mx[0] = hn::Max(mx[0], mx[u]);
+  }
+  HWY_ALIGN float a[64], b[64];
+  hn::Store(mn[0], df, a);
+  hn::Store(mx[0], df, b);
+  float l = a[0], h = b[0];
+  for (std::size_t k = 1; k < N; ++k) {
+    l = a[k] < l ? a[k] : l;
+    h = b[k] > h ? b[k] : h;
+  }
+  for (; i < n; ++i) {
+    l = v[i] < l ? v[i] : l;
+    h = v[i] > h ? v[i] : h;
+  }
+  *lo = l;
+  *hi = h;
+}
+
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
 
-const kernels k_kernels = {&fill_rows, &eval_points};
+const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max};
 [[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
 
 }  // namespace HWY_NAMESPACE
