@@ -25,6 +25,7 @@ T sign_of(T v) noexcept {
 template <int D, class T, class Base>
 T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* grad) noexcept {
   const std::uint8_t* perm = l.perm().data();
+  if (f.kind() == fractal_kind::none && grad == nullptr) return detail::plain_octave<D, T>(f, l, base, x);
   const int octaves = f.active_octaves();
 
   T total = 0;

@@ -384,6 +384,39 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
                               const bulk_options& o) {
   check_grid(g);
   check_out(out, g.size(), "out");
+  if (f.fractal().kind() == fractal_kind::none && f.plane() == plane::aligned && !f.warped()) {
+    // The plain noise: the scalar path's own operations (detail::plain_octave) with the
+    // dimension and the noise fixed once for the whole grid instead of per sample.
+    const lattice& lat = f.lattice();
+    const auto rows = [&]<int D>(auto&& noise) {
+      scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
+        out[idx] = detail::plain_octave<D, double>(f.fractal(), lat, noise, p.data());
+      });
+    };
+    const auto by_dims = [&](auto&& noise_of) {
+      switch (g.dims) {
+        case 1: return rows.template operator()<1>(noise_of.template operator()<1>());
+        case 2: return rows.template operator()<2>(noise_of.template operator()<2>());
+        case 3: return rows.template operator()<3>(noise_of.template operator()<3>());
+        default: return rows.template operator()<4>(noise_of.template operator()<4>());
+      }
+    };
+    if (const auto* v = std::get_if<value_noise>(&f.base())) {
+      const interpolation interp = v->interp();
+      by_dims([interp]<int D>() {
+        return [interp](const std::uint8_t* p, const axis_wrap* w, const double* q, double* dq) {
+          return detail::value<D, double>(p, w, interp, q, dq);
+        };
+      });
+    } else {
+      by_dims([]<int D>() {
+        return [](const std::uint8_t* p, const axis_wrap* w, const double* q, double* dq) {
+          return detail::improved<D, double>(p, w, q, dq);
+        };
+      });
+    }
+    return range_of(out.data(), out.size());
+  }
   scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
     out[idx] = f.eval<double>(p);
   });

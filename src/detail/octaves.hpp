@@ -48,4 +48,21 @@ struct octave_walk {
   bool decorrelate_;
 };
 
+/// A fractal of kind none (one octave) without gradient: exactly the operations that the octave
+/// loop of fractal.cpp performs for it (amplitude 1, offset 0, sum of amplitudes 1), without the
+/// walk. `base(perm, wraps, q, nullptr)` is the noise. The scalar path and the double grids
+/// (grid.cpp) both call it, so they give the same bits.
+template <int D, class T, class Base>
+inline T plain_octave(const fractal& f, const lattice& l, Base&& base, const T* x) noexcept {
+  const T freq = static_cast<T>(f.frequency());
+  T q[D];
+  for (int k = 0; k < D; ++k) {
+    q[k] = x[k] * freq;
+    if (f.decorrelate()) q[k] = q[k] + T(0);
+  }
+  T total = T(0) + base(l.perm().data(), l.wraps().data(), q, static_cast<T*>(nullptr)) * T(1);
+  if (f.normalize()) total /= T(1);
+  return total;
+}
+
 }  // namespace perlin::detail

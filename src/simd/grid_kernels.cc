@@ -879,6 +879,11 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
   const std::size_t octaves = pp.amp.size();
   HWY_ALIGN double tail[3][64];  // the last, partial vector, padded with its last sample
   HWY_ALIGN float tmp[4][64];
+  bool pairs[k_max_octaves];
+  for (std::size_t oi = 0; oi < octaves && oi < k_max_octaves; ++oi) {
+    pairs[oi] = true;
+    for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
+  }
   for (std::size_t i = 0; i < count; i += N) {
     const std::size_t lanes = std::min(N, count - i);
     const double* x[3] = {};
@@ -902,8 +907,14 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
       }
       const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
       VI h[8];
-      hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0), hn::GatherIndex(di, p, ax[0].i1),
-                               D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+      if (pairs[oi]) {
+        // No period below 256 on any axis: one gather of the pair table per two corners.
+        const VI q = hn::GatherIndex(di, pp.tables.pairs.data(), ax[0].i0);
+        hash_corners_v<D, true>(pp.tables, low16(q), high16(q), D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+      } else {
+        hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0), hn::GatherIndex(di, p, ax[0].i1),
+                                 D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+      }
       VF dn[3];
       const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax, dt, dn);
       const VF amp = hn::Set(df, pp.amp[oi]);
