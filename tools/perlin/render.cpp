@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <signal.h>
+
 #include "perlin/error.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/image_io.hpp"
@@ -26,6 +28,28 @@
 namespace perlin_cli {
 
 using namespace perlin_render;
+
+namespace {
+
+/// Blocks SIGINT and SIGTERM for its lifetime (the calling thread: the only one by then).
+class signals_held {
+ public:
+  signals_held() {
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
+  }
+  ~signals_held() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  signals_held(const signals_held&) = delete;
+  signals_held& operator=(const signals_held&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
+}  // namespace
 
 namespace {
 
@@ -133,7 +157,13 @@ int run_render(const render_options& o, CLI::App* cmd) {
     files.back().write(bytes.data(), bytes.size());
     files.back().finish();
   }
-  for (auto& f : files) f.publish();
+  {
+    // SIGINT and SIGTERM wait while the frames are published, so that an interruption leaves all
+    // of them or none (the handler then finds nothing pending and exits 130 or 143). SIGKILL
+    // cannot wait.
+    const signals_held held;
+    for (auto& f : files) f.publish();
+  }
   if (r.stretch && !r.quiet) {
     std::fprintf(stderr, "perlin: note: --stretch maps each image's own min and max; tiles rendered "
                          "separately will not match at their edges\n");
