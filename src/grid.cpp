@@ -160,11 +160,20 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
 
 namespace {
 
+/// Threads for `items` chunks of work holding `samples` samples in all. Automatic (requested 0):
+/// no more than one per `per_thread` samples, since starting a thread costs about as much as
+/// computing that many (docs/design.md); an explicit count is taken as asked. The bits never
+/// depend on it.
+unsigned threads_for(unsigned requested, std::size_t items, std::size_t samples, std::size_t per_thread) {
+  if (requested != 0) return detail::thread_count(requested, items);
+  return detail::thread_count(0, std::min(items, samples / per_thread + 1));
+}
+
 template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
   const std::size_t rows = g.size() / nx;
-  detail::parallel_for(rows, detail::thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
+  detail::parallel_for(rows, threads_for(threads, rows, g.size(), 4096), [&](std::size_t rb, std::size_t re) {
     for (std::size_t row = rb; row < re; ++row) {
       T p[4] = {};
       std::size_t rem = row;
@@ -264,7 +273,7 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
   const bool with_gradient = !gradient.empty();
   std::vector<double> xs(nx);  // the x coordinates, the same in every row
   for (std::size_t i = 0; i < nx; ++i) xs[i] = g.coordinate(0, i);
-  detail::parallel_for(rows, detail::thread_count(threads, rows), [&](std::size_t rb, std::size_t re) {
+  detail::parallel_for(rows, threads_for(threads, rows, n, 8192), [&](std::size_t rb, std::size_t re) {
     std::vector<double> coords(lattice_dims * nx);
     std::vector<float> turned_gradient(rotate && with_gradient ? 3 * nx : 0);
     const double* c[3] = {};
@@ -351,7 +360,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
     return band;
   };
-  const unsigned threads = detail::thread_count(o.threads, std::max<std::size_t>(rows, nx / 64));
+  const unsigned threads = threads_for(o.threads, std::max<std::size_t>(rows, nx / 64), n, 65536);
   if (rows >= threads) {
     // Bands of columns one after the other (bounded tables), each band's rows over the threads.
     for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {

@@ -402,7 +402,7 @@ TEST(Bulk, ThreadsThatCannotStartAreNotAnError) {
   // the child becomes user nobody first), a call asking for 8 threads still fills the grid with
   // the same bits as one thread: it neither throws nor terminates.
   perlin::grid g;
-  g.count = {257, 64, 1, 1};
+  g.count = {1024, 300, 1, 1};  // enough samples for several threads (one per 65,536)
   g.step = {0.05, 0.07, 1, 1};
   const perlin::field f;
   std::vector<float> one(g.size());

@@ -30,7 +30,8 @@ enum class noise_kind { improved, value };
 /// "improve XY planes"). The rotation maps (x, y, z) to x a + y b + z c with a = (1, -1, 0)/sqrt 2,
 /// b = (1, 1, -2)/sqrt 6, c = (1, 1, 1)/sqrt 3 (w unchanged; 1-D points are not turned).
 /// A rotated field cannot tile (its periods would not be along x and y): periods are refused.
-/// Bulk calls on rotated fields take the double scalar path (slower than the SIMD kernels).
+/// Grids on rotated planes go through the per-sample SIMD kernel (grid.hpp); point batches on
+/// rotated planes take the double scalar path.
 enum class plane { aligned, rotated };
 [[nodiscard]] std::string_view to_string(plane p) noexcept;
 /// Parses "aligned" or "rotated"; throws perlin::invalid_argument.

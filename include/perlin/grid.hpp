@@ -86,8 +86,10 @@ struct value_range {
 
 /// Options of the bulk calls.
 struct bulk_options {
-  /// Worker threads: 0 = one per usable CPU (the affinity mask and a cgroup CPU quota count), 1 = the calling
-  /// thread only. The result is the same, bit for bit, for every thread count.
+  /// Worker threads: 0 = one per usable CPU (the affinity mask and a cgroup CPU quota count), but
+  /// no more than the work warrants (one per 65,536 samples of a SIMD grid, fewer samples on the
+  /// slower paths: a small grid runs on the calling thread); 1 = the calling thread only; N = up
+  /// to N. The result is the same, bit for bit, for every thread count.
   unsigned threads = 1;
   /// Strict mode: no fused multiply-add in the vector kernels, so every SIMD target (and the
   /// scalar fallback) gives identical bits. Slightly slower on targets with FMA.
@@ -100,7 +102,9 @@ struct bulk_options {
 /// double scalar path at the same double coordinates, on every SIMD target, for coordinates
 /// below 2^20 in magnitude (tests/grid_test.cpp and tests/promises_test.cpp hold it to that). SIMD
 /// kernels cover improved and value noise in 1 to 4 dimensions with every fractal, seed and
-/// period (4-D computes its per-cell coefficients with a scalar loop: docs/design.md).
+/// period (4-D computes its per-cell coefficients with a scalar loop: docs/design.md). Rotated
+/// planes (2-D and 3-D grids) go through the per-sample kernel of fill_grid_deriv, with the same
+/// accuracy; warped fields take the double scalar path, rounded.
 /// Throws perlin::invalid_argument for a bad grid, a size mismatch or a non-finite origin or step.
 /// Returns the smallest and largest value written.
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
@@ -112,8 +116,15 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
                               const bulk_options& o = {});
 
 /// Values and analytic gradients: `gradient` holds g.dims * g.size() floats, planar (the
-/// derivative along axis k of sample n is gradient[k * g.size() + n]). Computed by the scalar
-/// double path and rounded to float (within one float rounding of exact), on every core.
+/// derivative along axis k of sample n is gradient[k * g.size() + n]).
+///
+/// Accuracy: values as fill_grid; each partial within 2e-5 times the sum over octaves of
+/// amplitude x frequency (divided by the amplitude sum when normalised) of the double path, on
+/// every SIMD target (docs/exactness.md). 1-D to 3-D grids, aligned or on a rotated plane, go
+/// through a SIMD kernel that places every sample in double and blends in float; 4-D grids,
+/// warped fields, periods that are not powers of two and cosine value noise take the double
+/// scalar path, rounded. Near the kinks of turbulence, ridged and billow (an octave's noise at
+/// 0, the ridged weight at its clamp) the gradient may take the value from the other side.
 value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
                                    std::span<float> gradient, const bulk_options& o = {});
 

@@ -153,12 +153,15 @@ int run_eval(const eval_options& o) {
   std::vector<std::string> lines(k_block_lines);
   std::string buf;
   std::size_t number = 0;  // lines read before this block
+  // Reused from block to block (their buffers keep their capacity): memory stays flat however
+  // long the input.
+  std::vector<block_part> parts(perlin::detail::thread_count(o.threads, k_block_lines / 1024 + 1));
   while (true) {
     std::size_t n = 0;
     while (n < k_block_lines && in.next(lines[n])) ++n;
     if (n == 0) break;
     const unsigned threads = perlin::detail::thread_count(o.threads, n / 1024 + 1);
-    std::vector<block_part> parts(threads);
+    for (block_part& part : parts) part.out.clear();
     // One work item per part: part k holds lines [n k / threads, n (k + 1) / threads).
     perlin::detail::parallel_for(threads, threads, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k) {
@@ -173,7 +176,8 @@ int run_eval(const eval_options& o) {
         }
       }
     });
-    for (block_part& part : parts) {
+    for (unsigned k = 0; k < threads; ++k) {
+      block_part& part = parts[k];
       buf += part.out;
       if (part.error) {
         // The lines before the bad one are printed (then the error): a write failure wins.
