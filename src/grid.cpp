@@ -173,7 +173,7 @@ template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
   const std::size_t rows = g.size() / nx;
-  detail::parallel_for(rows, threads_for(threads, rows, g.size(), 4096), [&](std::size_t rb, std::size_t re) {
+  detail::parallel_for(rows, threads_for(threads, rows, g.size(), 8192), [&](std::size_t rb, std::size_t re) {
     for (std::size_t row = rb; row < re; ++row) {
       T p[4] = {};
       std::size_t rem = row;
@@ -273,7 +273,7 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
   const bool with_gradient = !gradient.empty();
   std::vector<double> xs(nx);  // the x coordinates, the same in every row
   for (std::size_t i = 0; i < nx; ++i) xs[i] = g.coordinate(0, i);
-  detail::parallel_for(rows, threads_for(threads, rows, n, 8192), [&](std::size_t rb, std::size_t re) {
+  detail::parallel_for(rows, threads_for(threads, rows, n, 16384), [&](std::size_t rb, std::size_t re) {
     std::vector<double> coords(lattice_dims * nx);
     std::vector<float> turned_gradient(rotate && with_gradient ? 3 * nx : 0);
     const double* c[3] = {};
@@ -346,10 +346,14 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     float* first = out.data() + rb * nx + x0;
     k.fill_rows(plan, rb, re, first);
     value_range<float> r;
-    for (std::size_t row = 0; row < re - rb; ++row) {
-      const auto rr = range_of(first + row * nx, width);
-      r.min = std::min(r.min, rr.min);
-      r.max = std::max(r.max, rr.max);
+    if (width == nx) {
+      r = range_of(first, (re - rb) * nx);  // whole rows: one contiguous block
+    } else {
+      for (std::size_t row = 0; row < re - rb; ++row) {
+        const auto rr = range_of(first + row * nx, width);
+        r.min = std::min(r.min, rr.min);
+        r.max = std::max(r.max, rr.max);
+      }
     }
     range.add(r);
   };
@@ -360,7 +364,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     band.first[0] = g.first[0] + static_cast<std::int64_t>(x0);
     return band;
   };
-  const unsigned threads = threads_for(o.threads, std::max<std::size_t>(rows, nx / 64), n, 65536);
+  const unsigned threads = threads_for(o.threads, std::max<std::size_t>(rows, nx / 64), n, 1 << 18);
   if (rows >= threads) {
     // Bands of columns one after the other (bounded tables), each band's rows over the threads.
     for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {

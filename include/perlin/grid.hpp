@@ -87,8 +87,8 @@ struct value_range {
 /// Options of the bulk calls.
 struct bulk_options {
   /// Worker threads: 0 = one per usable CPU (the affinity mask and a cgroup CPU quota count), but
-  /// no more than the work warrants (one per 65,536 samples of a SIMD grid, fewer samples on the
-  /// slower paths: a small grid runs on the calling thread); 1 = the calling thread only; N = up
+  /// no more than the work warrants (one per 262,144 samples of a SIMD grid, fewer samples on
+  /// the slower paths: a small grid runs on the calling thread); 1 = the calling thread only; N = up
   /// to N. The result is the same, bit for bit, for every thread count.
   unsigned threads = 1;
   /// Strict mode: no fused multiply-add in the vector kernels, so every SIMD target (and the
