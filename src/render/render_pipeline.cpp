@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 
+#include "detail/parallel.hpp"
 #include "perlin/range.hpp"
 
 namespace perlin_render {
@@ -85,30 +86,36 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
   const auto [lo, hi] = value_bounds(r, v);
   const std::size_t n = v.values.size();
+  // Each pixel on its own: the same bytes for every thread count.
+  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
   if (r.cmap == nullptr) {
     const double scale = r.bits == 16 ? 65535.0 : 255.0;
     std::vector<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
-    for (std::size_t i = 0; i < n; ++i) {
-      const double t = perlin::to_unit(v.values[i], lo, hi);
-      const auto q = static_cast<std::uint16_t>(std::lround((r.invert ? 1 - t : t) * scale));
-      if (r.bits == 16) {
-        std::memcpy(pixels.data() + 2 * i, &q, 2);
-      } else {
-        pixels[i] = static_cast<std::uint8_t>(q);
+    perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const double t = perlin::to_unit(v.values[i], lo, hi);
+        const auto q = static_cast<std::uint16_t>(std::lround((r.invert ? 1 - t : t) * scale));
+        if (r.bits == 16) {
+          std::memcpy(pixels.data() + 2 * i, &q, 2);
+        } else {
+          pixels[i] = static_cast<std::uint8_t>(q);
+        }
       }
-    }
+    });
     return pixels;
   }
   std::vector<std::uint8_t> pixels(3 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double t = perlin::to_unit(v.values[i], lo, hi);
-    auto rgb = ramp(*r.cmap, r.invert ? 1 - t : t);
-    if (r.shaded && t > 0.5) {  // land only: the sea stays flat
-      const double shade = relief_shade(v.gradient[i], v.gradient[n + i]);
-      for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));
+  perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const double t = perlin::to_unit(v.values[i], lo, hi);
+      auto rgb = ramp(*r.cmap, r.invert ? 1 - t : t);
+      if (r.shaded && t > 0.5) {  // land only: the sea stays flat
+        const double shade = relief_shade(v.gradient[i], v.gradient[n + i]);
+        for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));
+      }
+      std::copy(rgb.begin(), rgb.end(), pixels.begin() + static_cast<std::ptrdiff_t>(3 * i));
     }
-    std::copy(rgb.begin(), rgb.end(), pixels.begin() + static_cast<std::ptrdiff_t>(3 * i));
-  }
+  });
   return pixels;
 }
 
