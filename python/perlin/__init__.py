@@ -102,12 +102,18 @@ class Field(_perlin._Field):
         return out
 
     def grid(self, shape, origin=None, step=None, first=None, dtype=np.float32, threads=0,
-             strict=False, out=None):
+             strict=False, out=None, gradient=False):
         """The field on a uniform grid of `shape` (numpy order: (ny, nx), 1 to 4 axes); element
         [j, i] is the field at (x0 + (first_x + i) * sx, y0 + (first_y + j) * sy). `origin`,
         `step` and `first` are in x-first order, like the C++ perlin::grid; step defaults to 1/64.
         float32: the SIMD path, the same bits as the C++ fill_grid and `perlin render`'s .npy;
-        float64: the exact path."""
+        float64: the exact path.
+
+        gradient=True returns (values, gradient), the gradient with a last axis of D partials in
+        x-first order (d/dx first), like Field.gradient: float32 from the SIMD kernel of the C++
+        fill_grid_deriv (within its stated tolerance), float64 from the exact path."""
+        if gradient:
+            return self._grid_with_gradient(shape, origin, step, first, dtype, threads, strict, out)
         dt = _dtype(dtype)
         if isinstance(shape, numbers.Integral):
             shape = (shape,)
@@ -126,6 +132,35 @@ class Field(_perlin._Field):
             raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {shape}")
         (self._grid32 if dt == np.float32 else self._grid64)(g, out, _threads(threads), bool(strict))
         return out
+
+    def _grid_with_gradient(self, shape, origin, step, first, dtype, threads, strict, out):
+        dt = _dtype(dtype)
+        if out is not None:
+            raise ValueError("out: not supported with gradient=True")
+        if isinstance(shape, numbers.Integral):
+            shape = (shape,)
+        shape = tuple(int(s) for s in shape)
+        if any(s < 1 for s in shape):
+            raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")
+        d = len(shape)
+        origin_l = [] if origin is None else [float(v) for v in _seq(origin, d, "origin")]
+        step_l = [] if step is None else [float(v) for v in _seq(step, d, "step")]
+        first_l = [] if first is None else [int(v) for v in _seq(first, d, "first")]
+        g = _perlin._make_grid(list(shape), origin_l, step_l, first_l)
+        if dt == np.float32:
+            values = np.empty(shape, dtype=np.float32)
+            planar = np.empty((d,) + shape, dtype=np.float32)  # the C++ layout: one array per axis
+            self._grid_deriv32(g, values, planar, _threads(threads), bool(strict))
+            return values, np.moveaxis(planar, 0, -1)
+        # float64: the exact path at grid::coordinate's coordinates, origin + (first + i) * step
+        axes = []
+        for k in range(d):  # k = 0 is x, the last numpy axis
+            o = origin_l[k] if origin_l else 0.0
+            s = step_l[k] if step_l else DEFAULT_STEP
+            f0 = first_l[k] if first_l else 0
+            axes.append(o + (float(f0) + np.arange(shape[d - 1 - k], dtype=np.float64)) * s)
+        mesh = np.meshgrid(*reversed(axes), indexing="ij")  # numpy order, slowest first
+        return self.gradient(*reversed(mesh))
 
     def range(self, dims):
         """Documented bounds (lo, hi) of the field for points of `dims` coordinates."""

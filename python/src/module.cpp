@@ -226,6 +226,23 @@ py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigne
   return py::make_tuple(r.min, r.max);
 }
 
+/// Values and planar gradients (D arrays of the grid's size) on the float SIMD path.
+py::tuple fill_deriv(const py_field& f, const perlin::grid& g, carray<float>& out, carray<float>& grad,
+                     unsigned threads, bool strict) {
+  const std::size_t n = g.size();
+  if (static_cast<std::size_t>(out.size()) != n) throw py::value_error("out: must have the grid's shape");
+  if (static_cast<std::size_t>(grad.size()) != n * g.dims) throw py::value_error("gradient: must hold D values a sample");
+  float* o = out.mutable_data();
+  float* d = grad.mutable_data();
+  perlin::value_range<float> r;
+  {
+    py::gil_scoped_release release;
+    r = perlin::fill_grid_deriv(f.field, g, std::span<float>(o, n), std::span<float>(d, n * g.dims),
+                                {.threads = threads, .strict = strict});
+  }
+  return py::make_tuple(r.min, r.max);
+}
+
 /// perlin.render(preset, **options): the pixels `perlin render` writes to a PNG, as an array. The
 /// keywords are the command's options (`-` becomes `_`), resolved by the same code (render_plan).
 py::array render(const std::string& preset, const py::kwargs& kw) {
@@ -409,7 +426,8 @@ PYBIND11_MODULE(_perlin, m) {
       .def("_points32", &eval_points<float>)
       .def("_points64", &eval_points<double>)
       .def("_grid32", [](const py_field& f, const perlin::grid& g, carray<float>& out, unsigned t, bool s) { return fill(f, g, out, t, s); })
-      .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t, bool s) { return fill(f, g, out, t, s); });
+      .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t, bool s) { return fill(f, g, out, t, s); })
+      .def("_grid_deriv32", &fill_deriv);
 
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
   m.def("_make_grid", &make_grid);

@@ -218,3 +218,22 @@ def test_the_gil_is_released_while_filling():
     done.set()
     t.join()
     assert during > 50, f"the counting thread advanced only {during} times during the fill"
+
+
+def test_grids_with_gradients():
+    f = perlin.Field(seed=3, fractal="fbm", octaves=4, plane="rotated")
+    v32, g32 = f.grid((20, 30), origin=(0.5, -1.25), step=0.07, gradient=True)
+    v64, g64 = f.grid((20, 30), origin=(0.5, -1.25), step=0.07, dtype=np.float64, gradient=True)
+    assert v32.shape == (20, 30) and g32.shape == (20, 30, 2) and g64.shape == (20, 30, 2)
+    # float64: the exact path, the same doubles as Field.gradient at grid::coordinate's points
+    ys, xs = np.mgrid[0:20, 0:30]
+    x = 0.5 + xs.astype(np.float64) * 0.07
+    y = -1.25 + ys.astype(np.float64) * 0.07
+    want_v, want_g = f.gradient(x, y)
+    assert np.array_equal(v64, want_v) and np.array_equal(g64, want_g)
+    # float32: the SIMD kernel within its tolerances (grid.hpp)
+    amp_freq = sum(0.5 ** i * 2.0 ** i for i in range(4))
+    assert np.max(np.abs(v32 - want_v)) <= 2e-6 * (1 + 0.5 + 0.25 + 0.125)
+    assert np.max(np.abs(g32 - want_g)) <= 2e-5 * amp_freq
+    # the values are the plain grid's too
+    assert np.allclose(f.grid((20, 30), origin=(0.5, -1.25), step=0.07), v32, atol=2e-6 * 1.875)
