@@ -260,36 +260,25 @@ void register_scalar_era() {
     });
     if (threads == 0) b->UseRealTime();
   }
-  // grid4d: improved noise on a 32^4 grid.
-  benchmark::RegisterBenchmark("grid4d/perlin_scalar", [](benchmark::State& s) {
+  // grid4d: improved noise on a 32^4 grid, x fastest.
+  const auto grid4_loop = [](benchmark::State& s, auto&& noise) {
+    std::vector<float> out(n4 * n4 * n4 * n4);
+    const float st = static_cast<float>(step4);
+    for (auto _ : s) {
+      std::size_t at = 0;
+      for (std::size_t l = 0; l < n4; ++l)
+        for (std::size_t k = 0; k < n4; ++k)
+          for (std::size_t j = 0; j < n4; ++j)
+            for (std::size_t i = 0; i < n4; ++i) out[at++] = noise(float(i) * st, float(j) * st, float(k) * st, float(l) * st);
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, out.size(), out);
+  };
+  benchmark::RegisterBenchmark("grid4d/perlin_scalar", [grid4_loop](benchmark::State& s) {
     const perlin::improved_noise n;
-    std::vector<float> out(n4 * n4 * n4 * n4);
-    for (auto _ : s) {
-      std::size_t at = 0;
-      for (std::size_t l = 0; l < n4; ++l)
-        for (std::size_t k = 0; k < n4; ++k)
-          for (std::size_t j = 0; j < n4; ++j)
-            for (std::size_t i = 0; i < n4; ++i)
-              out[at++] = n.noise4d(float(i) * float(step4), float(j) * float(step4), float(k) * float(step4),
-                                    float(l) * float(step4));
-      benchmark::DoNotOptimize(out.data());
-    }
-    finish(s, out.size(), out);
+    grid4_loop(s, [&](float x, float y, float z, float w) { return n.noise4d(x, y, z, w); });
   });
-  benchmark::RegisterBenchmark("grid4d/glm", [](benchmark::State& s) {
-    std::vector<float> out(n4 * n4 * n4 * n4);
-    for (auto _ : s) {
-      std::size_t at = 0;
-      for (std::size_t l = 0; l < n4; ++l)
-        for (std::size_t k = 0; k < n4; ++k)
-          for (std::size_t j = 0; j < n4; ++j)
-            for (std::size_t i = 0; i < n4; ++i)
-              out[at++] = glm_noise4(float(i) * float(step4), float(j) * float(step4), float(k) * float(step4),
-                                     float(l) * float(step4));
-      benchmark::DoNotOptimize(out.data());
-    }
-    finish(s, out.size(), out);
-  });
+  benchmark::RegisterBenchmark("grid4d/glm", [grid4_loop](benchmark::State& s) { grid4_loop(s, glm_noise4); });
   for (const unsigned threads : {1u, 0u}) {
     auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid4d/perlin" : "grid4d/perlin_mt", [threads](benchmark::State& s) {
       const perlin::field f;

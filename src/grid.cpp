@@ -169,6 +169,15 @@ unsigned threads_for(unsigned requested, std::size_t items, std::size_t samples,
   return detail::thread_count(0, std::min(items, samples / per_thread + 1));
 }
 
+/// The coordinates p[1 .. dims) of row `row` (rows count every axis but x, y fastest).
+template <class T>
+void row_point(const grid& g, std::size_t row, T* p) {
+  for (std::size_t a = 1; a < g.dims; ++a) {
+    p[a] = g.coordinate(a, row % g.count[a]);
+    row /= g.count[a];
+  }
+}
+
 template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
@@ -176,11 +185,7 @@ void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   detail::parallel_for(rows, threads_for(threads, rows, g.size(), 8192), [&](std::size_t rb, std::size_t re) {
     for (std::size_t row = rb; row < re; ++row) {
       T p[4] = {};
-      std::size_t rem = row;
-      for (std::size_t a = 1; a < g.dims; ++a) {
-        p[a] = g.coordinate(a, rem % g.count[a]);
-        rem /= g.count[a];
-      }
+      row_point(g, row, p);
       for (std::size_t i = 0; i < nx; ++i) {
         p[0] = g.coordinate(0, i);
         per_sample(row * nx + i, std::span<const T>(p, g.dims));
@@ -282,11 +287,7 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
     if (!rotate) c[0] = xs.data();
     for (std::size_t row = rb; row < re; ++row) {
       double p[4] = {};
-      std::size_t rem = row;
-      for (std::size_t a = 1; a < g.dims; ++a) {
-        p[a] = g.coordinate(a, rem % g.count[a]);
-        rem /= g.count[a];
-      }
+      row_point(g, row, p);
       if (rotate) {
         // detail::rotated's sum, term by term in the same order, for the whole row.
         for (std::size_t a = 0; a < 3; ++a) {

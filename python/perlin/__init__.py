@@ -115,16 +115,7 @@ class Field(_perlin._Field):
         if gradient:
             return self._grid_with_gradient(shape, origin, step, first, dtype, threads, strict, out)
         dt = _dtype(dtype)
-        if isinstance(shape, numbers.Integral):
-            shape = (shape,)
-        shape = tuple(int(s) for s in shape)
-        if any(s < 1 for s in shape):
-            raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")
-        d = len(shape)
-        g = _perlin._make_grid(list(shape),
-                               [] if origin is None else [float(v) for v in _seq(origin, d, "origin")],
-                               [] if step is None else [float(v) for v in _seq(step, d, "step")],
-                               [] if first is None else [int(v) for v in _seq(first, d, "first")])
+        shape, g, _ = _grid_of(shape, origin, step, first)
         if out is None:
             out = np.empty(shape, dtype=dt)
         elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == shape
@@ -137,16 +128,8 @@ class Field(_perlin._Field):
         dt = _dtype(dtype)
         if out is not None:
             raise ValueError("out: not supported with gradient=True")
-        if isinstance(shape, numbers.Integral):
-            shape = (shape,)
-        shape = tuple(int(s) for s in shape)
-        if any(s < 1 for s in shape):
-            raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")
+        shape, g, (origin_l, step_l, first_l) = _grid_of(shape, origin, step, first)
         d = len(shape)
-        origin_l = [] if origin is None else [float(v) for v in _seq(origin, d, "origin")]
-        step_l = [] if step is None else [float(v) for v in _seq(step, d, "step")]
-        first_l = [] if first is None else [int(v) for v in _seq(first, d, "first")]
-        g = _perlin._make_grid(list(shape), origin_l, step_l, first_l)
         if dt == np.float32:
             values = np.empty(shape, dtype=np.float32)
             planar = np.empty((d,) + shape, dtype=np.float32)  # the C++ layout: one array per axis
@@ -172,6 +155,20 @@ class Field(_perlin._Field):
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
         return f"perlin.Field({args})"
+
+
+def _grid_of(shape, origin, step, first):
+    """(shape as a tuple, the C++ grid, (origin, step, first) as x-first lists, [] for defaults)."""
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    shape = tuple(int(s) for s in shape)
+    if any(s < 1 for s in shape):
+        raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")
+    d = len(shape)
+    lists = ([] if origin is None else [float(v) for v in _seq(origin, d, "origin")],
+             [] if step is None else [float(v) for v in _seq(step, d, "step")],
+             [] if first is None else [int(v) for v in _seq(first, d, "first")])
+    return shape, _perlin._make_grid(list(shape), *lists), lists
 
 
 def _seq(v, d, name):

@@ -84,7 +84,10 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 
 /// Grey (8 or 16 bit) or colormapped (and shaded) pixels of a 2-D frame.
 std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
-  const auto [lo, hi] = value_bounds(r, v);
+  // Plain variables, not a structured binding: the lambdas below capture them (clang 14 cannot
+  // capture bindings).
+  const std::pair<double, double> bounds = value_bounds(r, v);
+  const double lo = bounds.first, hi = bounds.second;
   const std::size_t n = v.values.size();
   // Each pixel on its own: the same bytes for every thread count.
   const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);

@@ -409,23 +409,50 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   }
 }
 
-/// One octave's signal s(n) (fractal.hpp) added into `total`; ridged also updates `weight`.
-template <fractal_kind Kind, bool Strict>
-HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight) {
+/// The sign of n: 1, -1, or 0 (fractal.cpp's sign_of).
+HWY_INLINE VF sign_v(VF n) {
+  const DF df;
+  const VF zero = hn::Zero(df);
+  return hn::IfThenElse(hn::Gt(n, zero), hn::Set(df, 1.0f),
+                        hn::IfThenElseZero(hn::Lt(n, zero), hn::Set(df, -1.0f)));
+}
+
+/// One octave's signal with its gradient, added into total and grad (fractal.cpp's fractal_sum,
+/// in float): ds holds the octave noise's partials in the caller's units.
+template <fractal_kind Kind, bool Strict, int D>
+HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& weight, VF* dweight) {
   const DF df;
   const VF one = hn::Set(df, 1.0f);
   const VF two = hn::Set(df, 2.0f);
   VF s = n;
   if constexpr (Kind == fractal_kind::turbulence) {
     s = hn::Abs(n);
+    const VF sg = sign_v(n);
+    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
   } else if constexpr (Kind == fractal_kind::billow) {
     s = hn::Sub(hn::Mul(two, hn::Abs(n)), one);
+    const VF sg = hn::Mul(two, sign_v(n));
+    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
   } else if constexpr (Kind == fractal_kind::ridged) {
     const VF r = hn::Sub(one, hn::Abs(n));
-    s = hn::Mul(hn::Mul(r, r), weight);
-    weight = hn::Min(hn::Max(hn::Mul(s, two), hn::Zero(df)), one);
+    const VF s0 = hn::Mul(r, r);
+    s = hn::Mul(s0, weight);
+    const VF c = hn::Mul(hn::Mul(hn::Set(df, -2.0f), hn::Mul(r, sign_v(n))), weight);
+    for (int k = 0; k < D; ++k) ds[k] = mul_add<Strict>(s0, dweight[k], hn::Mul(c, ds[k]));
+    const VF next = hn::Mul(s, two);
+    const auto inside = hn::And(hn::Gt(next, hn::Zero(df)), hn::Lt(next, one));
+    weight = hn::Min(hn::Max(next, hn::Zero(df)), one);
+    for (int k = 0; k < D; ++k) dweight[k] = hn::IfThenElseZero(inside, hn::Mul(two, ds[k]));
   }
   total = mul_add<Strict>(s, amp, total);
+  for (int k = 0; k < D; ++k) grad[k] = mul_add<Strict>(ds[k], amp, grad[k]);
+}
+
+/// One octave's signal s(n) (fractal.hpp) added into `total`; ridged also updates `weight`: the
+/// value part of combine_deriv (the same operations, no gradient).
+template <fractal_kind Kind, bool Strict>
+HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight) {
+  combine_deriv<Kind, Strict, 0>(n, nullptr, amp, total, nullptr, weight, nullptr);
 }
 
 /// Adds one octave's row `n` into the running `total` (and ridged `weight`).
@@ -828,45 +855,6 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
     }
   }
   return blend_tree<Strict>(d, D, t);
-}
-
-/// The sign of n: 1, -1, or 0 (fractal.cpp's sign_of).
-HWY_INLINE VF sign_v(VF n) {
-  const DF df;
-  const VF zero = hn::Zero(df);
-  return hn::IfThenElse(hn::Gt(n, zero), hn::Set(df, 1.0f),
-                        hn::IfThenElseZero(hn::Lt(n, zero), hn::Set(df, -1.0f)));
-}
-
-/// One octave's signal with its gradient, added into total and grad (fractal.cpp's fractal_sum,
-/// in float): ds holds the octave noise's partials in the caller's units.
-template <fractal_kind Kind, bool Strict, int D>
-HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& weight, VF* dweight) {
-  const DF df;
-  const VF one = hn::Set(df, 1.0f);
-  const VF two = hn::Set(df, 2.0f);
-  VF s = n;
-  if constexpr (Kind == fractal_kind::turbulence) {
-    s = hn::Abs(n);
-    const VF sg = sign_v(n);
-    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
-  } else if constexpr (Kind == fractal_kind::billow) {
-    s = hn::Sub(hn::Mul(two, hn::Abs(n)), one);
-    const VF sg = hn::Mul(two, sign_v(n));
-    for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
-  } else if constexpr (Kind == fractal_kind::ridged) {
-    const VF r = hn::Sub(one, hn::Abs(n));
-    const VF s0 = hn::Mul(r, r);
-    s = hn::Mul(s0, weight);
-    const VF c = hn::Mul(hn::Mul(hn::Set(df, -2.0f), hn::Mul(r, sign_v(n))), weight);
-    for (int k = 0; k < D; ++k) ds[k] = mul_add<Strict>(s0, dweight[k], hn::Mul(c, ds[k]));
-    const VF next = hn::Mul(s, two);
-    const auto inside = hn::And(hn::Gt(next, hn::Zero(df)), hn::Lt(next, one));
-    weight = hn::Min(hn::Max(next, hn::Zero(df)), one);
-    for (int k = 0; k < D; ++k) dweight[k] = hn::IfThenElseZero(inside, hn::Mul(two, ds[k]));
-  }
-  total = mul_add<Strict>(s, amp, total);
-  for (int k = 0; k < D; ++k) grad[k] = mul_add<Strict>(ds[k], amp, grad[k]);
 }
 
 template <int D, bool Improved, bool Strict, bool Grad>
