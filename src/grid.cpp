@@ -301,8 +301,10 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
       } else {
         for (std::size_t a = 1; a < lattice_dims; ++a) std::fill_n(coords.data() + a * nx, nx, p[a]);
       }
-      for (std::size_t a = 0; a < lattice_dims; ++a) {
-        gr[a] = rotate ? turned_gradient.data() + a * nx : gradient.data() + a * n + row * nx;
+      if (with_gradient) {
+        for (std::size_t a = 0; a < lattice_dims; ++a) {
+          gr[a] = rotate ? turned_gradient.data() + a * nx : gradient.data() + a * n + row * nx;
+        }
       }
       k.eval_points_d(plan, c, nx, out.data() + row * nx, with_gradient ? gr : nullptr);
       if (rotate && with_gradient) {

@@ -984,8 +984,16 @@ void min_max(const float* v, std::size_t n, float* lo, float* hi) {
     mn[0] = hn::Min(mn[0], mn[u]);
     mx[0] = hn::Max(mx[0], mx[u]);
   }
-  float l = hn::GetLane(hn::MinOfLanes(df, mn[0]));
-  float h = hn::GetLane(hn::MaxOfLanes(df, mx[0]));
+  // The lanes reduced by hand: some targets' MinOfLanes pad with the largest finite float, which
+  // would turn an all-NaN range's +inf into FLT_MAX.
+  HWY_ALIGN float a[64], b[64];
+  hn::Store(mn[0], df, a);
+  hn::Store(mx[0], df, b);
+  float l = a[0], h = b[0];
+  for (std::size_t k = 1; k < N; ++k) {
+    l = a[k] < l ? a[k] : l;
+    h = b[k] > h ? b[k] : h;
+  }
   for (; i < n; ++i) {
     l = v[i] < l ? v[i] : l;
     h = v[i] > h ? v[i] : h;
