@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <set>
@@ -163,6 +164,60 @@ TEST(ImprovedNoise, EvalSpanMatchesNamedCalls) {
   EXPECT_THROW((void)n.eval(std::span<const double>(p, 0)), perlin::invalid_argument);
   double g3[3];
   EXPECT_THROW((void)n.eval(std::span<const double>(p, 2), g3), perlin::invalid_argument);
+}
+
+// The single calls of 2-D and 3-D values take a fast path (side-by-side lanes where the compiler
+// has vectors) that must give the bits of the generic kernel, which the calls with a gradient
+// use. Points: random cells, lattice points and their half-way points, -0, tiny, up to and past
+// 2^31 (where the float path changes route), non-finite; periods as masks and as modulos.
+template <class T>
+void expect_fast_path_bits(const perlin::improved_noise& n, T x, T y, T z) {
+  const auto same = [](T a, T b) {
+    return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+  };
+  const T v3 = n.noise3d(x, y, z), g3 = n.noise3d_deriv(x, y, z).value;
+  const T v2 = n.noise2d(x, y), g2 = n.noise2d_deriv(x, y).value;
+  EXPECT_TRUE(same(v3, g3)) << x << ' ' << y << ' ' << z << ": " << v3 << " vs " << g3;
+  EXPECT_TRUE(same(v2, g2)) << x << ' ' << y << ": " << v2 << " vs " << g2;
+}
+
+TEST(ImprovedNoise, SingleCallsGiveTheBitsOfTheGenericKernel) {
+  points r;
+  std::vector<double> special = {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1e-300, -1e-40, 255.0, 256.5,
+                                 -257.25, 2147483520.0, 2147483647.5, 2147483648.0,
+                                 -2147483648.0, -2147483904.5, 8589934593.0, 1e15 + 0.5,
+                                 std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN()};
+  std::vector<perlin::improved_noise> noises = {perlin::improved_noise(), perlin::improved_noise(7)};
+  for (const std::int64_t period : {1, 5, 16, 256, 1000}) {
+    perlin::improved_noise n(3);
+    n.lattice().set_period(0, period).set_period(2, period == 5 ? 16 : 5);
+    noises.push_back(n);
+  }
+  for (const auto& n : noises) {
+    for (int i = 0; i < 3000; ++i) {
+      const double x = r.uniform(-1000, 1000), y = r.uniform(-1000, 1000), z = r.uniform(-1000, 1000);
+      expect_fast_path_bits<double>(n, x, y, z);
+      expect_fast_path_bits<float>(n, static_cast<float>(x), static_cast<float>(y),
+                                   static_cast<float>(z));
+      // Lattice and half-way coordinates: zero dot products, where signs of zeros show.
+      const double hx = std::floor(x) + 0.5 * (i % 3), hy = std::floor(y) + 0.5 * (i % 2);
+      expect_fast_path_bits<double>(n, hx, hy, std::floor(z));
+      expect_fast_path_bits<float>(n, static_cast<float>(hx), static_cast<float>(hy),
+                                   static_cast<float>(std::floor(z)));
+    }
+    for (const double a : special) {
+      for (const double b : special) {
+        const double c = r.uniform(-4, 4);
+        expect_fast_path_bits<double>(n, a, b, c);
+        expect_fast_path_bits<double>(n, c, a, b);
+        expect_fast_path_bits<float>(n, static_cast<float>(a), static_cast<float>(b),
+                                     static_cast<float>(c));
+        expect_fast_path_bits<float>(n, static_cast<float>(c), static_cast<float>(a),
+                                     static_cast<float>(b));
+      }
+    }
+  }
 }
 
 TEST(Periods, NoiseRepeatsExactlyForEverySeedAndDimension) {
