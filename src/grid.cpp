@@ -343,21 +343,11 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
   const std::size_t nx = g.count[0];
   const std::size_t rows = n / nx;
   range_merger<float> range;
-  // Fills the band of columns [x0, x0 + width) of rows [rb, re).
-  const auto fill_band = [&](const detail::grid_plan& plan, std::size_t x0, std::size_t width,
+  // Fills the band of columns [x0, x0 + the plan's width) of rows [rb, re), with its range.
+  const auto fill_band = [&](const detail::grid_plan& plan, std::size_t x0,
                              std::size_t rb, std::size_t re) {
-    float* first = out.data() + rb * nx + x0;
-    k.fill_rows(plan, rb, re, first);
     value_range<float> r;
-    if (width == nx) {
-      r = range_of(first, (re - rb) * nx);  // whole rows: one contiguous block
-    } else {
-      for (std::size_t row = 0; row < re - rb; ++row) {
-        const auto rr = range_of(first + row * nx, width);
-        r.min = std::min(r.min, rr.min);
-        r.max = std::max(r.max, rr.max);
-      }
-    }
+    k.fill_rows(plan, rb, re, out.data() + rb * nx + x0, &r.min, &r.max);
     range.add(r);
   };
   // `first` keeps each band's coordinates those of the whole grid, so bands never change a value.
@@ -375,7 +365,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
       detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, width), o.strict);
       plan.row_stride = nx;
       detail::parallel_for(rows, threads, [&](std::size_t rb, std::size_t re) {
-        fill_band(plan, x0, width, rb, re);
+        fill_band(plan, x0, rb, re);
       });
     }
   } else {
@@ -389,7 +379,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
         const std::size_t w = std::min(width, nx - x0);
         detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, w), o.strict);
         plan.row_stride = nx;
-        fill_band(plan, x0, w, 0, rows);
+        fill_band(plan, x0, 0, rows);
       }
     });
   }

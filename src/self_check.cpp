@@ -1,6 +1,8 @@
 // The known-answer self-check of a SIMD target: small grids and point batches through that
 // target's kernels, against the double scalar path, within the tolerance that grid.hpp states.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -56,7 +58,13 @@ std::string check_grids(const kernels& k, const std::vector<field>& fields) {
           }();
           const std::size_t n = g.size();
           std::vector<float> out(n);
-          k.fill_rows(plan, 0, n / g.count[0], out.data());
+          float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+          k.fill_rows(plan, 0, n / g.count[0], out.data(), &lo, &hi);
+          const auto [mn, mx] = std::minmax_element(out.begin(), out.end());
+          if (lo != *mn || hi != *mx) {
+            return describe("grid range", fi, dims, strict, lo != *mn ? lo : hi,
+                            lo != *mn ? *mn : *mx);
+          }
           for (std::size_t idx = 0; idx < n; ++idx) {
             double p[4];
             std::size_t rem = idx;

@@ -451,8 +451,9 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
   // kernel is wrong in its last (partial) vector, must fail.
   static const perlin::detail::kernels* real = &perlin::detail::active_kernels();
   const perlin::detail::kernels bad_grid = {
-      [](const perlin::detail::grid_plan& g, std::size_t b, std::size_t e, float* out) {
-        real->fill_rows(g, b, e, out);
+      [](const perlin::detail::grid_plan& g, std::size_t b, std::size_t e, float* out, float* lo,
+         float* hi) {
+        real->fill_rows(g, b, e, out, lo, hi);
         if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
       },
       real->eval_points, real->eval_points_d, real->min_max};

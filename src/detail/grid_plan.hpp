@@ -100,8 +100,11 @@ struct points_plan {
 };
 
 /// The per-target entry points, filled by the kernels' translation unit for each target.
+/// fill_rows writes rows [row_begin, row_end) of the plan's grid from `out` (row_stride apart)
+/// and folds the smallest and largest value it wrote (NaN ignored) into *lo and *hi, while the
+/// rows are still in cache (a second pass over a large grid reads it back from memory).
 using fill_rows_fn = void (*)(const grid_plan&, std::size_t row_begin, std::size_t row_end,
-                              float* out);
+                              float* out, float* lo, float* hi);
 using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size_t end,
                                 float* out);
 

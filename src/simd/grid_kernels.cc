@@ -57,19 +57,61 @@ HWY_INLINE VF fade_v(VF t) {
   return hn::Mul(hn::Mul(hn::Mul(t, t), t), inner);
 }
 
-/// The reference grad(hash, x, y, z) = (+-u) + (+-v), without branches: u and v are selected by
-/// comparisons, and bits 0 and 1 of the hash become sign flips.
-HWY_INLINE VF grad_v(VI h, VF x, VF y, VF z) {
+/// Ken Perlin's 16 gradients (k_grad3) by component, for lookups in lanes: [k][h] as floats,
+/// and as bytes component + 1 (0, 1, 2) for byte shuffles.
+struct gradient_tables {
+  alignas(64) float f[3][16];
+  alignas(16) std::uint8_t b[3][16];
+};
+constexpr gradient_tables k_gradients = [] {
+  gradient_tables t{};
+  for (int k = 0; k < 3; ++k) {
+    for (int h = 0; h < 16; ++h) {
+      t.f[k][h] = static_cast<float>(k_grad3[h][k]);
+      t.b[k][h] = static_cast<std::uint8_t>(k_grad3[h][k] + 1);
+    }
+  }
+  return t;
+}();
+
+/// Components [0, Dims) of the gradients of the hashes h (Ken Perlin's k_grad3[h & 15]): one
+/// lane permutation per component where a vector holds 16 floats, else a byte shuffle of a
+/// 16-byte table (component + 1, so that the zero-extended bytes convert exactly).
+template <int Dims>
+HWY_INLINE void gradient_components(VI h, VF* g) {
   const DF df;
   const DI di;
   const VI h15 = hn::And(h, hn::Set(di, 15));
-  const VF u = hn::IfThenElse(hn::RebindMask(df, hn::Lt(h15, hn::Set(di, 8))), x, y);
-  const auto takes_x = hn::Or(hn::Eq(h15, hn::Set(di, 12)), hn::Eq(h15, hn::Set(di, 14)));
-  const VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(h15, hn::Set(di, 4))), y,
-                              hn::IfThenElse(hn::RebindMask(df, takes_x), x, z));
-  const VF su = hn::BitCast(df, hn::ShiftLeft<31>(h));
-  const VF sv = hn::BitCast(df, hn::ShiftLeft<30>(hn::And(h, hn::Set(di, 2))));
-  return hn::Add(hn::Xor(u, su), hn::Xor(v, sv));
+#if HWY_TARGET == HWY_SCALAR
+  for (int k = 0; k < Dims; ++k) g[k] = hn::GatherIndex(df, k_gradients.f[k], h15);
+#else
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    const auto idx = hn::IndicesFromVec(df, h15);
+    for (int k = 0; k < Dims; ++k) g[k] = hn::TableLookupLanes(hn::Load(df, k_gradients.f[k]), idx);
+  } else {
+    const hn::Repartition<std::uint8_t, DF> d8;
+    // Byte 0 of each lane picks the table entry; bytes 1-3 have their top bit set: zero.
+    const auto from = hn::BitCast(d8, hn::Or(h15, hn::Set(di, static_cast<std::int32_t>(0x80808000u))));
+    const VF one = hn::Set(df, 1.0f);
+    for (int k = 0; k < Dims; ++k) {
+      const auto bytes = hn::TableLookupBytesOr0(hn::LoadDup128(d8, k_gradients.b[k]), from);
+      g[k] = hn::Sub(hn::ConvertTo(df, hn::BitCast(di, bytes)), one);
+    }
+  }
+#endif
+}
+
+/// The dot product of the gradients of the hashes h with (x, y, z), over the first Dims axes:
+/// gx x + gy y + gz z, in that order. The products are exact (components are -1, 0, 1), so a
+/// fused multiply-add gives the same bits as separate ones: every target, strict or not, agrees.
+template <int Dims>
+HWY_INLINE VF grad_dot(VI h, VF x, VF y, VF z) {
+  VF g[3];
+  gradient_components<Dims>(h, g);
+  VF d = hn::Mul(g[0], x);
+  if constexpr (Dims >= 2) d = hn::MulAdd(g[1], y, d);
+  if constexpr (Dims >= 3) d = hn::MulAdd(g[2], z, d);
+  return d;
 }
 
 /// The per-axis lattice data of a vector of samples: hashed indices, fraction and blend weight.
@@ -148,7 +190,7 @@ HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const 
     const VF zero = hn::Zero(df);
     const VF ys[2] = {D >= 2 ? y.f : zero, D >= 2 ? hn::Sub(y.f, one) : zero};
     const VF zs[2] = {D >= 3 ? z.f : zero, D >= 3 ? hn::Sub(z.f, one) : zero};
-    for (int k = 0; k < n; ++k) c[k] = grad_v(h[k], xs[k & 1], ys[(k >> 1) & 1], zs[(k >> 2) & 1]);
+    for (int k = 0; k < n; ++k) c[k] = grad_dot<D>(h[k], xs[k & 1], ys[(k >> 1) & 1], zs[(k >> 2) & 1]);
   } else {
     const VF scale = hn::Set(df, 1.0f / 127.5f);
     const VF minus1 = hn::Set(df, -1.0f);
@@ -228,46 +270,46 @@ void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis*
   }
 }
 
-/// The four coefficients of every cell the row touches, N cells at a time (D <= 3): gathers for
-/// the hash, and the gradient's x component and the rest of its dot product from grad_v with
-/// x = 1 and x = 0 (grad is linear and exact in each component).
+/// The corners of every cell a row touches, for one cell of the lattice along y and z: the
+/// gradients' components (improved noise) or the lattice values (value noise), per x side xb
+/// and y/z corner m (bit 0 = y, bit 1 = z). They depend on the row only through its y and z
+/// indices, so the rows of one lattice cell (32 rows at a step of 1/32) hash them once.
+struct cell_corners {
+  std::uint32_t key[4] = {~0u, ~0u, ~0u, ~0u};  // the y and z indices (i0, i1) hashed for
+  std::size_t stride = 0;                        // floats per (xb, m, component) array
+  std::vector<float> data;
+  float* at(int xb, int m, int component) {
+    return data.data() + static_cast<std::size_t>((xb * 4 + m) * 3 + component) * stride;
+  }
+};
+
+/// Hashes the corners of the row's cells into `cc` (N cells at a time, D <= 3).
 template <int D, bool Improved, bool Strict>
-void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax, float* a0,
-                         float* b0, float* a1, float* b1) {
+HWY_NOINLINE void hash_cell_corners(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                                    cell_corners& cc) {
+  cc.key[0] = ax[1].i0;
+  cc.key[1] = ax[1].i1;
+  cc.key[2] = ax[2].i0;
+  cc.key[3] = ax[2].i1;
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
+  if (cc.stride == 0) {
+    cc.stride = (o.cells + N - 1) / N * N;
+    cc.data.resize(2 * 4 * 3 * cc.stride);
+  }
   const std::int32_t* p = g.tables.perm.data();
   constexpr int combos = 1 << (D - 1);
-  VF weight[combos];
-  VF ry[combos], rz[combos];
-  for (int m = 0; m < combos; ++m) {
-    double w = 1;
-    double fy = 0, fz = 0;
-    for (int k = 1; k < D; ++k) {
-      const int bit = (m >> (k - 1)) & 1;
-      w *= bit ? ax[k].t : 1.0 - ax[k].t;
-      (k == 1 ? fy : fz) = bit ? ax[k].f - 1.0 : ax[k].f;
-    }
-    weight[m] = hn::Set(df, static_cast<float>(w));
-    ry[m] = hn::Set(df, static_cast<float>(fy));
-    rz[m] = hn::Set(df, static_cast<float>(fz));
-  }
   const VI iy[2] = {hn::Set(di, static_cast<std::int32_t>(ax[1].i0)),
                     hn::Set(di, static_cast<std::int32_t>(ax[1].i1))};
   const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(ax[2].i0)),
                     hn::Set(di, static_cast<std::int32_t>(ax[2].i1))};
-  const VF zero = hn::Zero(df);
-  const VF one = hn::Set(df, 1.0f);
-  float* A[2] = {a0, a1};
-  float* B[2] = {b0, b1};
   // Pair gathers when every upper index is the lower one plus 1 (see tables).
   bool pairs = true;
   for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
   for (std::size_t c = 0; c < o.cells; c += N) {
     const VI hx[2] = {hn::LoadU(di, o.hx0.data() + c), hn::LoadU(di, o.hx1.data() + c)};
     for (int xb = 0; xb < 2; ++xb) {
-      // The corner hashes of this x side, indexed by m (bit 0 = y, bit 1 = z).
       VI hm[combos];
       if constexpr (D == 1) {
         hm[0] = hn::GatherIndex(di, g.tables.perm_z0.data(), hx[xb]);
@@ -296,16 +338,65 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
           }
         }
       }
+      for (int m = 0; m < combos; ++m) {
+        if constexpr (Improved) {
+          VF comp[3];
+          gradient_components<3>(hm[m], comp);
+          for (int k = 0; k < 3; ++k) hn::StoreU(comp[k], df, cc.at(xb, m, k) + c);
+        } else {
+          const VF v = mul_add<Strict>(hn::ConvertTo(df, hm[m]), hn::Set(df, 1.0f / 127.5f),
+                                       hn::Set(df, -1.0f));
+          hn::StoreU(v, df, cc.at(xb, m, 0) + c);
+        }
+      }
+    }
+  }
+}
+
+/// The four coefficients of every cell the row touches, N cells at a time (D <= 3), from the
+/// corners of its lattice cell: A = sum_m w_m (gy_m ry_m + gz_m rz_m) over the axes present
+/// (the dot product of grad_dot without its x term), B = sum_m w_m gx_m; value noise
+/// A = sum_m w_m v_m, B = 0.
+template <int D, bool Improved, bool Strict>
+void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                         cell_corners& cc, float* a0, float* b0, float* a1, float* b1) {
+  if (ax[1].i0 != cc.key[0] || ax[1].i1 != cc.key[1] || ax[2].i0 != cc.key[2] ||
+      ax[2].i1 != cc.key[3]) {
+    hash_cell_corners<D, Improved, Strict>(g, o, ax, cc);  // a new lattice cell along y or z
+  }
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  constexpr int combos = 1 << (D - 1);
+  VF weight[combos];
+  VF ry[combos], rz[combos];
+  for (int m = 0; m < combos; ++m) {
+    double w = 1;
+    double fy = 0, fz = 0;
+    for (int k = 1; k < D; ++k) {
+      const int bit = (m >> (k - 1)) & 1;
+      w *= bit ? ax[k].t : 1.0 - ax[k].t;
+      (k == 1 ? fy : fz) = bit ? ax[k].f - 1.0 : ax[k].f;
+    }
+    weight[m] = hn::Set(df, static_cast<float>(w));
+    ry[m] = hn::Set(df, static_cast<float>(fy));
+    rz[m] = hn::Set(df, static_cast<float>(fz));
+  }
+  const VF zero = hn::Zero(df);
+  float* A[2] = {a0, a1};
+  float* B[2] = {b0, b1};
+  for (std::size_t c = 0; c < o.cells; c += N) {
+    for (int xb = 0; xb < 2; ++xb) {
       VF acc_a = zero, acc_b = zero;
       for (int m = 0; m < combos; ++m) {
-        const VI h = hm[m];
         if constexpr (Improved) {
-          acc_a = mul_add<Strict>(weight[m], grad_v(h, zero, ry[m], rz[m]), acc_a);
-          acc_b = mul_add<Strict>(weight[m], grad_v(h, one, zero, zero), acc_b);
+          if constexpr (D >= 2) {
+            VF dot = hn::Mul(hn::LoadU(df, cc.at(xb, m, 1) + c), ry[m]);
+            if constexpr (D >= 3) dot = hn::MulAdd(hn::LoadU(df, cc.at(xb, m, 2) + c), rz[m], dot);
+            acc_a = mul_add<Strict>(weight[m], dot, acc_a);
+          }
+          acc_b = mul_add<Strict>(weight[m], hn::LoadU(df, cc.at(xb, m, 0) + c), acc_b);
         } else {
-          const VF v = mul_add<Strict>(hn::ConvertTo(df, h), hn::Set(df, 1.0f / 127.5f),
-                                       hn::Set(df, -1.0f));
-          acc_a = mul_add<Strict>(weight[m], v, acc_a);
+          acc_a = mul_add<Strict>(weight[m], hn::LoadU(df, cc.at(xb, m, 0) + c), acc_a);
         }
       }
       hn::StoreU(acc_a, df, A[xb] + c);
@@ -345,6 +436,15 @@ void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const 
       B0 = hn::Set(df, b0[first]);
       A1 = hn::Set(df, a1[first]);
       B1 = hn::Set(df, b1[first]);
+    } else if (static_cast<std::size_t>(last - first) < N) {
+      // The cells of these samples are among the N from `first`: one permutation each (a
+      // gather costs about one load per lane). The coefficient arrays are padded by k_pad.
+      const auto idx = hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i),
+                                                      hn::Set(di, first)));
+      A0 = hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx);
+      B0 = hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx);
+      A1 = hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx);
+      B1 = hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx);
     } else {
       const VI ci = hn::LoadU(di, o.cell.data() + i);
       A0 = hn::GatherIndex(df, a0, ci);
@@ -483,8 +583,66 @@ HWY_INLINE void with_kind(fractal_kind kind, F&& f) {
   }
 }
 
+/// The smallest and largest of the values folded in, NaN ignored: vector accumulators (four, so
+/// that folding is not bound by Min's latency) reduced once at the end.
+struct running_range {
+  static constexpr float inf = std::numeric_limits<float>::infinity();
+  VF mn[4], mx[4];
+  float lo = inf, hi = -inf;  // the values past the last whole vector
+
+  HWY_INLINE running_range() {
+    for (std::size_t u = 0; u < 4; ++u) {
+      mn[u] = hn::Set(DF(), inf);
+      mx[u] = hn::Set(DF(), -inf);
+    }
+  }
+
+  HWY_INLINE void fold(const float* v, std::size_t n) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const VF pinf = hn::Set(df, inf), minf = hn::Set(df, -inf);
+    std::size_t i = 0;
+    const auto one = [&](std::size_t u, VF x) {
+      const auto ok = hn::Eq(x, x);  // NaN lanes take no part
+      mn[u] = hn::Min(mn[u], hn::IfThenElse(ok, x, pinf));
+      mx[u] = hn::Max(mx[u], hn::IfThenElse(ok, x, minf));
+    };
+    for (; i + 4 * N <= n; i += 4 * N) {
+      for (std::size_t u = 0; u < 4; ++u) one(u, hn::LoadU(df, v + i + u * N));
+    }
+    for (; i + N <= n; i += N) one(0, hn::LoadU(df, v + i));
+    for (; i < n; ++i) {
+      lo = v[i] < lo ? v[i] : lo;
+      hi = v[i] > hi ? v[i] : hi;
+    }
+  }
+
+  /// Folds the range into *l and *h.
+  void fold_into(float* l, float* h) const {
+    const DF df;
+    VF a = mn[0], b = mx[0];
+    for (std::size_t u = 1; u < 4; ++u) {
+      a = hn::Min(a, mn[u]);
+      b = hn::Max(b, mx[u]);
+    }
+    // The lanes reduced by hand: some targets' MinOfLanes pad with the largest finite float,
+    // which would turn an all-NaN range's +inf into FLT_MAX.
+    HWY_ALIGN float la[64], lb[64];
+    hn::Store(a, df, la);
+    hn::Store(b, df, lb);
+    float rl = lo < *l ? lo : *l, rh = hi > *h ? hi : *h;
+    for (std::size_t k = 0; k < hn::Lanes(df); ++k) {
+      rl = la[k] < rl ? la[k] : rl;
+      rh = lb[k] > rh ? lb[k] : rh;
+    }
+    *l = rl;
+    *h = rh;
+  }
+};
+
 template <int D, bool Strict>
-void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out) {
+void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out,
+                 float* lo, float* hi) {
   const std::size_t nx = g.count[0];
   const std::size_t padded = nx + k_pad;
   std::size_t max_cells = 0;
@@ -503,6 +661,8 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     total.resize(padded);
     weight.resize(padded);
   }
+  std::vector<cell_corners> corners(D <= 3 ? g.octaves.size() : 0);
+  running_range range;
   // Axes beyond dims stay at index 0 (the slice); row_setup overwrites the others per row.
   row_axis ax[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
   // The row's indices along y, z, w: divided once, then counted.
@@ -545,9 +705,9 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       if (!done) {
         if constexpr (D <= 3) {
           if (g.improved) {
-            cell_coefficients_v<D, true, Strict>(g, o, ax, a0, b0, a1, b1);
+            cell_coefficients_v<D, true, Strict>(g, o, ax, corners[oi], a0, b0, a1, b1);
           } else {
-            cell_coefficients_v<D, false, Strict>(g, o, ax, a0, b0, a1, b1);
+            cell_coefficients_v<D, false, Strict>(g, o, ax, corners[oi], a0, b0, a1, b1);
           }
         } else {
           cell_coefficients<D>(g, o, ax, a0, b0, a1, b1);
@@ -566,19 +726,22 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out_row);
     }
+    range.fold(out_row, nx);
   }
+  range.fold_into(lo, hi);
 }
 
-void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out) {
+void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out,
+               float* lo, float* hi) {
   switch (g.dims * 2 + (g.strict ? 1 : 0)) {
-    case 2: return fill_rows_t<1, false>(g, row_begin, row_end, out);
-    case 3: return fill_rows_t<1, true>(g, row_begin, row_end, out);
-    case 4: return fill_rows_t<2, false>(g, row_begin, row_end, out);
-    case 5: return fill_rows_t<2, true>(g, row_begin, row_end, out);
-    case 6: return fill_rows_t<3, false>(g, row_begin, row_end, out);
-    case 7: return fill_rows_t<3, true>(g, row_begin, row_end, out);
-    case 8: return fill_rows_t<4, false>(g, row_begin, row_end, out);
-    default: return fill_rows_t<4, true>(g, row_begin, row_end, out);
+    case 2: return fill_rows_t<1, false>(g, row_begin, row_end, out, lo, hi);
+    case 3: return fill_rows_t<1, true>(g, row_begin, row_end, out, lo, hi);
+    case 4: return fill_rows_t<2, false>(g, row_begin, row_end, out, lo, hi);
+    case 5: return fill_rows_t<2, true>(g, row_begin, row_end, out, lo, hi);
+    case 6: return fill_rows_t<3, false>(g, row_begin, row_end, out, lo, hi);
+    case 7: return fill_rows_t<3, true>(g, row_begin, row_end, out, lo, hi);
+    case 8: return fill_rows_t<4, false>(g, row_begin, row_end, out, lo, hi);
+    default: return fill_rows_t<4, true>(g, row_begin, row_end, out, lo, hi);
   }
 }
 
@@ -821,7 +984,7 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
     const VF xs[2] = {ax[0].f, hn::Sub(ax[0].f, one)};
     const VF ys[2] = {D >= 2 ? ax[1].f : zero, D >= 2 ? hn::Sub(ax[1].f, one) : zero};
     const VF zs[2] = {D >= 3 ? ax[2].f : zero, D >= 3 ? hn::Sub(ax[2].f, one) : zero};
-    for (int c = 0; c < n; ++c) d[c] = grad_v(h[c], xs[c & 1], ys[(c >> 1) & 1], zs[(c >> 2) & 1]);
+    for (int c = 0; c < n; ++c) d[c] = grad_dot<D>(h[c], xs[c & 1], ys[(c >> 1) & 1], zs[(c >> 2) & 1]);
   } else {
     const VF scale = hn::Set(df, 1.0f / 127.5f);
     for (int c = 0; c < n; ++c) d[c] = mul_add<Strict>(hn::ConvertTo(df, h[c]), scale, hn::Set(df, -1.0f));
@@ -844,11 +1007,13 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
       }
       VF part = hn::Mul(dt[k], blend_tree<Strict>(e, D - 1, w));
       if constexpr (Improved) {
-        // The corners' gradients: grad is linear in each component, so component k of corner
-        // c's gradient is grad(h_c, e_k).
+        // The corners' gradients' component k, blended.
         VF g[8];
-        const VF ek[3] = {k == 0 ? one : zero, k == 1 ? one : zero, k == 2 ? one : zero};
-        for (int c = 0; c < n; ++c) g[c] = grad_v(h[c], ek[0], ek[1], ek[2]);
+        for (int c = 0; c < n; ++c) {
+          VF comp[3];
+          gradient_components<D>(h[c], comp);
+          g[c] = comp[k];
+        }
         part = hn::Add(blend_tree<Strict>(g, D, t), part);
       }
       dn[k] = part;
@@ -959,47 +1124,11 @@ void eval_points_d(const points_plan& pp, const double* const* coord, std::size_
 }
 
 void min_max(const float* v, std::size_t n, float* lo, float* hi) {
-  const DF df;
-  const std::size_t N = hn::Lanes(df);
-  const VF inf = hn::Set(df, std::numeric_limits<float>::infinity());
-  const VF minus_inf = hn::Neg(inf);
-  // Four independent accumulators, so that the loop is not bound by Min's latency.
-  VF mn[4] = {inf, inf, inf, inf}, mx[4] = {minus_inf, minus_inf, minus_inf, minus_inf};
-  std::size_t i = 0;
-  for (; i + 4 * N <= n; i += 4 * N) {
-    for (std::size_t u = 0; u < 4; ++u) {
-      const VF x = hn::LoadU(df, v + i + u * N);
-      const auto ok = hn::Eq(x, x);  // NaN lanes take no part
-      mn[u] = hn::Min(mn[u], hn::IfThenElse(ok, x, inf));
-      mx[u] = hn::Max(mx[u], hn::IfThenElse(ok, x, minus_inf));
-    }
-  }
-  for (; i + N <= n; i += N) {
-    const VF x = hn::LoadU(df, v + i);
-    const auto ok = hn::Eq(x, x);
-    mn[0] = hn::Min(mn[0], hn::IfThenElse(ok, x, inf));
-    mx[0] = hn::Max(mx[0], hn::IfThenElse(ok, x, minus_inf));
-  }
-  for (std::size_t u = 1; u < 4; ++u) {
-    mn[0] = hn::Min(mn[0], mn[u]);
-    mx[0] = hn::Max(mx[0], mx[u]);
-  }
-  // The lanes reduced by hand: some targets' MinOfLanes pad with the largest finite float, which
-  // would turn an all-NaN range's +inf into FLT_MAX.
-  HWY_ALIGN float a[64], b[64];
-  hn::Store(mn[0], df, a);
-  hn::Store(mx[0], df, b);
-  float l = a[0], h = b[0];
-  for (std::size_t k = 1; k < N; ++k) {
-    l = a[k] < l ? a[k] : l;
-    h = b[k] > h ? b[k] : h;
-  }
-  for (; i < n; ++i) {
-    l = v[i] < l ? v[i] : l;
-    h = v[i] > h ? v[i] : h;
-  }
-  *lo = l;
-  *hi = h;
+  running_range r;
+  r.fold(v, n);
+  *lo = std::numeric_limits<float>::infinity();
+  *hi = -*lo;
+  r.fold_into(lo, hi);
 }
 
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
