@@ -348,7 +348,7 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
     throw py::value_error(e.what());
   }
   perlin_render::frame_values v;
-  std::vector<std::uint8_t> pixels;
+  perlin_render::frame_buffer<std::uint8_t> pixels;
   {
     py::gil_scoped_release release;
     perlin_render::prepare(r, v);

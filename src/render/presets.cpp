@@ -72,18 +72,6 @@ colormap parse_colormap(const std::string& text) {
   return m;
 }
 
-std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
-  const auto& s = m.stops;
-  std::size_t k = 1;
-  while (k + 1 < s.size() && t > s[k].t) ++k;
-  const double u = std::clamp((t - s[k - 1].t) / (s[k].t - s[k - 1].t), 0.0, 1.0);
-  std::array<std::uint8_t, 3> out{};
-  for (int c = 0; c < 3; ++c) {
-    out[c] = static_cast<std::uint8_t>(std::lround(s[k - 1].rgb[c] + u * (s[k].rgb[c] - s[k - 1].rgb[c])));
-  }
-  return out;
-}
-
 namespace {
 noise_options fractal_options(const char* kind, int octaves, bool decorrelate, const char* plane = "aligned") {
   noise_options o;

@@ -2,6 +2,7 @@
 // shading, each exactly as docs/render.md states it (the render tests check pixels against it).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -34,8 +35,27 @@ std::string colormap_names();
 /// first 0 and the last 1). Throws usage_error naming --colormap.
 colormap parse_colormap(const std::string& text);
 
+/// std::lround without its library call (a call per channel of every pixel): the nearest
+/// integer, halves away from zero. Exact: x - trunc(x) is exact for every |x| < 2^63.
+inline std::int64_t round_half_away(double x) noexcept {
+  const auto i = static_cast<std::int64_t>(x);
+  const double f = x - static_cast<double>(i);
+  return i + (f >= 0.5) - (f <= -0.5);
+}
+
 /// The colour of t in [0, 1]: linear between the two stops around t, each channel rounded.
-std::array<std::uint8_t, 3> ramp(const colormap& m, double t);
+inline std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
+  const auto& s = m.stops;
+  std::size_t k = 1;
+  while (k + 1 < s.size() && t > s[k].t) ++k;
+  const double u = std::clamp((t - s[k - 1].t) / (s[k].t - s[k - 1].t), 0.0, 1.0);
+  std::array<std::uint8_t, 3> out{};
+  for (int c = 0; c < 3; ++c) {
+    out[c] = static_cast<std::uint8_t>(round_half_away(s[k - 1].rgb[c] + u * (s[k].rgb[c] - s[k - 1].rgb[c])));
+  }
+  return out;
+}
+
 
 /// A documented recipe (docs/render.md); every part can be overridden by the options.
 struct preset {

@@ -8,13 +8,14 @@
 #include <span>
 
 #include "detail/parallel.hpp"
+#include "presets.hpp"
 #include "perlin/range.hpp"
 
 namespace perlin_render {
 
 void prepare(const render_plan& r, frame_values& v) {
   v.values.resize(r.samples());
-  v.gradient.resize(r.shaded ? r.dims * r.samples() : 0);
+  v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
 }
 
 
@@ -39,7 +40,7 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
     if (r.shaded) {
       band_gradient.resize(g.dims * m);
       perlin::fill_grid_deriv(r.field, part, out, band_gradient, r.bulk);
-      for (std::size_t k = 0; k < g.dims; ++k) {
+      for (std::size_t k = 0; k < 2; ++k) {
         std::copy_n(band_gradient.data() + k * m, m, v.gradient.data() + k * n + line * line_size);
       }
     } else {
@@ -83,7 +84,7 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 }
 
 /// Grey (8 or 16 bit) or colormapped (and shaded) pixels of a 2-D frame.
-std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
+frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
   // Plain variables, not a structured binding: the lambdas below capture them (clang 14 cannot
   // capture bindings).
   const std::pair<double, double> bounds = value_bounds(r, v);
@@ -93,11 +94,11 @@ std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v)
   const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
   if (r.cmap == nullptr) {
     const double scale = r.bits == 16 ? 65535.0 : 255.0;
-    std::vector<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
+    frame_buffer<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
     perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
         const double t = perlin::to_unit(v.values[i], lo, hi);
-        const auto q = static_cast<std::uint16_t>(std::lround((r.invert ? 1 - t : t) * scale));
+        const auto q = static_cast<std::uint16_t>(round_half_away((r.invert ? 1 - t : t) * scale));
         if (r.bits == 16) {
           std::memcpy(pixels.data() + 2 * i, &q, 2);
         } else {
@@ -107,7 +108,7 @@ std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v)
     });
     return pixels;
   }
-  std::vector<std::uint8_t> pixels(3 * n);
+  frame_buffer<std::uint8_t> pixels(3 * n);
   perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       const double t = perlin::to_unit(v.values[i], lo, hi);

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -11,12 +13,37 @@
 
 namespace perlin_render {
 
+/// An allocator that leaves new elements of trivial types uninitialised: a frame's buffers (a
+/// gigabyte for an 8192x8192 relief) are written whole by the worker threads, so zero-filling
+/// them first would touch every page on one thread.
+template <class T>
+struct no_init_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = no_init_allocator<U>;
+  };
+  no_init_allocator() = default;
+  template <class U>
+  no_init_allocator(const no_init_allocator<U>&) noexcept {}
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    if constexpr (sizeof...(A) == 0 && std::is_trivially_default_constructible_v<U>) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+  }
+};
+template <class T>
+using frame_buffer = std::vector<T, no_init_allocator<T>>;
+
 /// What one frame computed: its grid, the values (then the formula's output), and for a relief
-/// the gradient, planar with `grid.dims` planes (plane k: the derivative along axis k).
+/// the gradient along the image's x and y, planar (plane k: the derivative along axis k < 2; a
+/// rotated plane's third partial is not kept: the shading does not use it).
 struct frame_values {
   perlin::grid grid;
-  std::vector<float> values;
-  std::vector<float> gradient;
+  frame_buffer<float> values;
+  frame_buffer<float> gradient;
 };
 
 /// Sizes `v`'s buffers for the plan.
@@ -31,6 +58,6 @@ void apply_formula(const render_plan& r, frame_values& v);
 std::pair<double, double> value_bounds(const render_plan& r, const frame_values& v);
 /// Grey (8 or 16 bit, host-endian 16-bit samples) or colormapped (and shaded) RGB pixels of a
 /// 2-D frame, rows top to bottom.
-std::vector<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v);
+frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v);
 
 }  // namespace perlin_render

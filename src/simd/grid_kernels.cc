@@ -101,17 +101,23 @@ HWY_INLINE void gradient_components(VI h, VF* g) {
 #endif
 }
 
-/// The dot product of the gradients of the hashes h with (x, y, z), over the first Dims axes:
+/// The dot product of the gradient components g with (x, y, z), over the first Dims axes:
 /// gx x + gy y + gz z, in that order. The products are exact (components are -1, 0, 1), so a
 /// fused multiply-add gives the same bits as separate ones: every target, strict or not, agrees.
 template <int Dims>
-HWY_INLINE VF grad_dot(VI h, VF x, VF y, VF z) {
-  VF g[3];
-  gradient_components<Dims>(h, g);
+HWY_INLINE VF dot_v(const VF* g, VF x, VF y, VF z) {
   VF d = hn::Mul(g[0], x);
   if constexpr (Dims >= 2) d = hn::MulAdd(g[1], y, d);
   if constexpr (Dims >= 3) d = hn::MulAdd(g[2], z, d);
   return d;
+}
+
+/// The dot product of the gradients of the hashes h with (x, y, z) (dot_v).
+template <int Dims>
+HWY_INLINE VF grad_dot(VI h, VF x, VF y, VF z) {
+  VF g[3];
+  gradient_components<Dims>(h, g);
+  return dot_v<Dims>(g, x, y, z);
 }
 
 /// The per-axis lattice data of a vector of samples: hashed indices, fraction and blend weight.
@@ -980,11 +986,15 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
   const VF zero = hn::Zero(df);
   const VF one = hn::Set(df, 1.0f);
   VF d[8];
+  VF comp[8][3];  // the corners' gradients (improved noise)
   if constexpr (Improved) {
     const VF xs[2] = {ax[0].f, hn::Sub(ax[0].f, one)};
     const VF ys[2] = {D >= 2 ? ax[1].f : zero, D >= 2 ? hn::Sub(ax[1].f, one) : zero};
     const VF zs[2] = {D >= 3 ? ax[2].f : zero, D >= 3 ? hn::Sub(ax[2].f, one) : zero};
-    for (int c = 0; c < n; ++c) d[c] = grad_dot<D>(h[c], xs[c & 1], ys[(c >> 1) & 1], zs[(c >> 2) & 1]);
+    for (int c = 0; c < n; ++c) {
+      gradient_components<D>(h[c], comp[c]);
+      d[c] = dot_v<D>(comp[c], xs[c & 1], ys[(c >> 1) & 1], zs[(c >> 2) & 1]);
+    }
   } else {
     const VF scale = hn::Set(df, 1.0f / 127.5f);
     for (int c = 0; c < n; ++c) d[c] = mul_add<Strict>(hn::ConvertTo(df, h[c]), scale, hn::Set(df, -1.0f));
@@ -1009,11 +1019,7 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
       if constexpr (Improved) {
         // The corners' gradients' component k, blended.
         VF g[8];
-        for (int c = 0; c < n; ++c) {
-          VF comp[3];
-          gradient_components<D>(h[c], comp);
-          g[c] = comp[k];
-        }
+        for (int c = 0; c < n; ++c) g[c] = comp[c][k];
         part = hn::Add(blend_tree<Strict>(g, D, t), part);
       }
       dn[k] = part;
