@@ -1,13 +1,20 @@
-// usable_cpus (detail/parallel.hpp).
+// The thread runner (detail/parallel.hpp): usable_cpus and a persistent pool of workers.
 #include "detail/parallel.hpp"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
+#include <deque>
+#include <exception>
 #include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace perlin::detail {
 
@@ -30,6 +37,124 @@ unsigned usable_cpus() {
     return n;
   }();
   return cpus;
+}
+
+namespace {
+
+constexpr unsigned k_max_workers = 255;
+
+/// One run_chunks call: its chunks, claimed one at a time by index under the pool's lock.
+struct job {
+  job(std::size_t count, unsigned parts, chunk_fn f) : n(count), chunks(parts), fn(f) {}
+  std::size_t n;
+  unsigned chunks;
+  chunk_fn fn;
+  unsigned claimed = 0;   // chunks handed out
+  unsigned finished = 0;  // chunks done
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  std::exception_ptr error;  // the first failing chunk's (lowest index)
+  unsigned error_chunk = 0;
+#endif
+};
+
+/// Worker threads waiting for jobs. Never destroyed: workers are detached and may still wait on
+/// its condition variable while the process exits.
+class pool {
+ public:
+  /// Runs every chunk of `j` on the workers and on the calling thread; returns when all are done.
+  void run(job& j) {
+    std::unique_lock lock(mutex_);
+    queue_.push_back(&j);
+    start_workers(j.chunks - 1);
+    work_.notify_all();
+    // The caller takes chunks too: the call finishes even with no worker free.
+    while (j.claimed < j.chunks) run_one(j, lock);
+    done_.wait(lock, [&] { return j.finished == j.chunks; });
+  }
+
+ private:
+  /// Claims and runs the next chunk of `j` (the lock is held on entry and on return).
+  void run_one(job& j, std::unique_lock<std::mutex>& lock) {
+    const unsigned k = j.claimed++;
+    if (j.claimed == j.chunks) queue_.erase(std::find(queue_.begin(), queue_.end(), &j));
+    lock.unlock();
+    // floor(n * k / chunks) without overflow: with n = q * chunks + r, q * k + r * k / chunks.
+    const auto bound = [&](unsigned i) { return j.n / j.chunks * i + j.n % j.chunks * i / j.chunks; };
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+    std::exception_ptr error;
+    try {
+      j.fn.call(j.fn.context, bound(k), bound(k + 1));
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    if (error && (!j.error || k < j.error_chunk)) {
+      j.error = error;
+      j.error_chunk = k;
+    }
+#else
+    j.fn.call(j.fn.context, bound(k), bound(k + 1));
+    lock.lock();
+#endif
+    if (++j.finished == j.chunks) done_.notify_all();
+  }
+
+  /// Starts workers up to `wanted` (and k_max_workers). A thread that cannot be started (EAGAIN
+  /// under a process limit) is no error: the callers run the chunks themselves.
+  void start_workers(unsigned wanted) {
+    wanted = std::min(wanted, k_max_workers);
+    while (workers_ < wanted) {
+      pthread_t t;
+      if (pthread_create(&t, nullptr, &pool::worker_main, this) != 0) return;
+      pthread_detach(t);
+      ++workers_;
+    }
+  }
+
+  static void* worker_main(void* self) {
+    static_cast<pool*>(self)->work();
+    return nullptr;
+  }
+
+  [[noreturn]] void work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      work_.wait(lock, [&] { return !queue_.empty(); });
+      run_one(*queue_.front(), lock);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_, done_;
+  std::deque<job*> queue_;  // jobs with chunks not yet claimed, oldest first
+  unsigned workers_ = 0;
+};
+
+/// The process's pool, started on first use. After fork() the child has none of the parent's
+/// threads: its pool pointer is reset, and the child starts its own on first use.
+std::atomic<pool*> g_pool{nullptr};
+
+pool& the_pool() {
+  pool* p = g_pool.load(std::memory_order_acquire);
+  if (p != nullptr) return *p;
+  static const int registered = pthread_atfork(nullptr, nullptr, [] {
+    g_pool.store(nullptr, std::memory_order_relaxed);  // the parent's pool stays unused
+  });
+  (void)registered;
+  auto* fresh = new pool;
+  if (g_pool.compare_exchange_strong(p, fresh, std::memory_order_acq_rel)) return *fresh;
+  delete fresh;  // another thread started one first
+  return *p;
+}
+
+}  // namespace
+
+void run_chunks(std::size_t n, unsigned threads, chunk_fn fn) {
+  job j(n, threads, fn);
+  the_pool().run(j);
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  if (j.error) std::rethrow_exception(j.error);
+#endif
 }
 
 }  // namespace perlin::detail

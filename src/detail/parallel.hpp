@@ -1,12 +1,10 @@
-// The thread runner of the bulk calls and of the PNG encoder: contiguous chunks on
-// std::jthreads, joined on unwind, and a thread that cannot start runs its chunk on the caller.
+// The thread runner of the bulk calls, the render stages and the PNG encoder: contiguous chunks
+// run by a persistent pool of worker threads and by the calling thread (src/parallel.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
-#include <exception>
-#include <system_error>
-#include <thread>
-#include <vector>
+#include <type_traits>
 
 namespace perlin::detail {
 
@@ -21,55 +19,36 @@ inline unsigned thread_count(unsigned requested, std::size_t work_items) {
   return t;
 }
 
-/// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks. Chunks never share an
-/// output element, so the result does not depend on the thread count. A thread that cannot be
-/// started (EAGAIN under a pids limit) is no error: its chunk runs on the calling thread, and
-/// the threads already started are always joined (std::jthread), so nothing terminates.
+/// A chunk body: fn(begin, end), through a plain function pointer and a context.
+struct chunk_fn {
+  void (*call)(void* context, std::size_t begin, std::size_t end);
+  void* context;
+};
+
+/// Runs `fn` over the `threads` chunks of [0, n) (see parallel_for).
+void run_chunks(std::size_t n, unsigned threads, chunk_fn fn);
+
+/// Runs fn(begin, end) over [0, n) split into `threads` contiguous chunks, chunk k being
+/// [floor(n k / threads), floor(n (k + 1) / threads)). Chunks never share an output element, so
+/// the result does not depend on the thread count or on which thread ran which chunk.
+///
+/// The chunks are taken by the calling thread and by a persistent pool of workers (started on
+/// first use, up to the largest count asked for, never more than 256): no thread is started per
+/// call. The caller takes chunks too and only waits for those already running, so a call always
+/// finishes, even when every worker is busy with another caller's chunks or none could be
+/// started. A call from inside a chunk (nested) runs its chunks on its own thread. After fork()
+/// the child starts a new pool on first use. The first exception a chunk throws is rethrown
+/// here once every chunk has finished.
 template <class F>
 void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   if (threads <= 1) {
     fn(std::size_t{0}, n);
     return;
   }
-  // floor(n * k / threads) without overflow: with n = q * threads + r, it is q * k + r * k / threads.
-  const auto bound = [&](unsigned k) {
-    return n / threads * k + n % threads * k / threads;
-  };
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  std::vector<std::exception_ptr> errors(threads);
-  const auto chunk = [&](unsigned k) {
-    try {
-      fn(bound(k), bound(k + 1));
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    pool.reserve(threads - 1);
-    unsigned k = 1;
-    for (; k < threads; ++k) {
-      try {
-        pool.emplace_back(chunk, k);
-      } catch (const std::system_error&) {
-        break;  // no more threads: the calling thread does the rest
-      }
-    }
-    for (; k < threads; ++k) chunk(k);
-    chunk(0);
-  }  // joins
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-#else
-  // Without exceptions the kernels cannot fail, and a thread that cannot start aborts.
-  const auto chunk = [&](unsigned k) { fn(bound(k), bound(k + 1)); };
-  std::vector<std::jthread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(chunk, k);
-  chunk(0);
-#endif
+  using Fn = std::remove_reference_t<F>;
+  run_chunks(n, threads,
+             {[](void* c, std::size_t b, std::size_t e) { (*static_cast<Fn*>(c))(b, e); },
+              const_cast<void*>(static_cast<const void*>(&fn))});
 }
-
 
 }  // namespace perlin::detail
