@@ -95,6 +95,58 @@ void fill_common(Plan& plan, const field& f, bool strict) {
 
 }  // namespace
 
+// The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.
+std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field& f, const grid& g) {
+  if (f.kind() != noise_kind::improved || f.fractal().kind() != fractal_kind::none ||
+      f.plane() != plane::aligned || f.warped() || (g.dims != 2 && g.dims != 3)) {
+    return std::nullopt;
+  }
+  const lattice& lat = f.lattice();
+  const double freq = f.fractal().frequency();
+  const bool decorrelate = f.fractal().decorrelate();
+  // The octave coordinate of index i along axis a, split like the scalar path splits it.
+  const auto sample = [&](std::size_t a, std::size_t i, detail::axis_index& li, double& fr) {
+    double q = g.coordinate(a, i) * freq;
+    if (decorrelate) q = q + 0.0;
+    if (!std::isfinite(q)) return false;
+    li = detail::split_axis(q, lat.wraps()[a], fr);
+    return true;
+  };
+  detail::exact_grid_plan plan;
+  plan.dims = static_cast<int>(g.dims);
+  plan.nx = g.count[0];
+  plan.count = g.count;
+  plan.row_stride = g.count[0];
+  plan.perm = lat.perm().data();
+  const std::size_t padded = plan.nx + detail::k_pad;
+  plan.fx.resize(padded);
+  plan.u.resize(padded);
+  plan.cell.resize(padded);
+  detail::axis_index previous{~0u, ~0u};
+  for (std::size_t i = 0; i < padded; ++i) {
+    detail::axis_index li{};
+    double fr = 0;
+    if (!sample(0, std::min(i, plan.nx - 1), li, fr)) return std::nullopt;
+    plan.fx[i] = fr;
+    plan.u[i] = detail::fade(fr);
+    if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
+      plan.a.push_back(lat.perm().data()[li.i0]);
+      plan.b.push_back(lat.perm().data()[li.i1]);
+      previous = li;
+    }
+    plan.cell[i] = static_cast<std::int32_t>(plan.a.size() - 1);
+  }
+  for (std::size_t a = 1; a < g.dims; ++a) {
+    for (std::size_t i = 0; i < g.count[a]; ++i) {
+      detail::axis_index li{};
+      double fr = 0;
+      if (!sample(a, i, li, fr)) return std::nullopt;
+      plan.axis[a].push_back({li.i0, li.i1, fr, detail::fade(fr)});
+    }
+  }
+  return plan;
+}
+
 detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict) {
   detail::grid_plan plan;
   fill_common(plan, f, strict);
@@ -390,6 +442,19 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
                               const bulk_options& o) {
   check_grid(g);
   check_out(out, g.size(), "out");
+  if (const auto plan = detail::make_exact_grid_plan(f, g)) {
+    // Plain improved noise in 2-D and 3-D: the SIMD kernel with the scalar path's bits.
+    const auto& k = detail::active_kernels();
+    const std::size_t nx = g.count[0], rows = g.size() / nx;
+    range_merger<double> range;
+    detail::parallel_for(rows, threads_for(o.threads, rows, g.size(), 1 << 18),
+                         [&](std::size_t rb, std::size_t re) {
+                           value_range<double> r;
+                           k.fill_rows_exact(*plan, rb, re, out.data() + rb * nx, &r.min, &r.max);
+                           range.add(r);
+                         });
+    return range.get();
+  }
   if (f.fractal().kind() == fractal_kind::none && f.plane() == plane::aligned && !f.warped()) {
     // The plain noise: the scalar path's own operations (detail::plain_octave) with the
     // dimension and the noise fixed once for the whole grid instead of per sample.

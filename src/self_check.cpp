@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -182,6 +183,45 @@ std::string check_samples(const kernels& k, const std::vector<field>& fields) {
   return {};
 }
 
+/// Exact double grids: the bits of the scalar path, at lattice points too (where signs of zero
+/// show), cells wider and narrower than a sample, periods.
+std::string check_exact_grids(const kernels& k, const std::vector<field>& fields) {
+  for (std::size_t fi = 0; fi < fields.size(); ++fi) {
+    const auto* n = std::get_if<improved_noise>(&fields[fi].base());
+    if (n == nullptr) continue;  // the exact kernel is improved noise's
+    const field plain(*n, fractal().set_kind(fractal_kind::none).set_frequency(fields[fi].fractal().frequency()));
+    for (std::size_t dims = 2; dims <= 3; ++dims) {
+      for (const double step : {0.37, 1.3, 1.0}) {
+        grid g;
+        g.dims = dims;
+        g.count = {37, 3, 2, 1};
+        g.origin = {-3.0, 1.5, -0.5, 0};
+        g.step = {step, step * 0.5, step, 1};
+        const auto plan = make_exact_grid_plan(plain, g);
+        if (!plan) return describe("exact double grid plan", fi, dims, false, 0, 0);
+        std::vector<double> out(g.size());
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        k.fill_rows_exact(*plan, 0, g.size() / g.count[0], out.data(), &lo, &hi);
+        for (std::size_t idx = 0; idx < out.size(); ++idx) {
+          double p[3];
+          std::size_t rem = idx;
+          for (std::size_t a = 0; a < dims; ++a) {
+            p[a] = g.coordinate(a, rem % g.count[a]);
+            rem /= g.count[a];
+          }
+          const double want = plain.eval<double>(std::span<const double>(p, dims));
+          if (std::memcmp(&out[idx], &want, sizeof want) != 0) {
+            return describe("exact double grid", fi, dims, false, out[idx], want);
+          }
+        }
+        const auto [mn, mx] = std::minmax_element(out.begin(), out.end());
+        if (lo != *mn || hi != *mx) return describe("exact double grid range", fi, dims, false, lo, *mn);
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string self_check(const kernels& k) {
@@ -189,6 +229,7 @@ std::string self_check(const kernels& k) {
   std::string failure = check_grids(k, fields);
   if (failure.empty()) failure = check_points(k, fields);
   if (failure.empty()) failure = check_samples(k, fields);
+  if (failure.empty()) failure = check_exact_grids(k, fields);
   return failure;
 }
 

@@ -109,6 +109,52 @@ TEST(Grid, DoubleGridIsTheSingleCallsBitForBit) {
   }
 }
 
+TEST(Grid, DoubleGridsOfPlainNoiseAreTheScalarPathBitForBitOnEveryTarget) {
+  // 2-D and 3-D plain improved noise takes a SIMD kernel that must keep the scalar path's bits:
+  // seeds, frequency and decorrelation (its + 0 turns -0 into +0), periods as masks and as
+  // modulos, cells wider and narrower than a sample, negative origins, lattice points, bands.
+  std::vector<perlin::field> fs;
+  fs.emplace_back();
+  fs.emplace_back(perlin::improved_noise(7),
+                  perlin::fractal().set_frequency(1.7).set_decorrelate(true));
+  perlin::improved_noise periodic(3);
+  periodic.lattice().set_period(0, 16).set_period(1, 5).set_period(2, 1000);
+  fs.emplace_back(periodic, perlin::fractal().set_frequency(0.5));
+  for_each_target([&](const std::string&) {
+    for (const auto& f : fs) {
+      for (const std::size_t dims : {2u, 3u}) {
+        for (const double step : {1.0 / 64, 0.37, 1.3, 0.5, 1.0}) {
+          perlin::grid g;
+          g.dims = dims;
+          g.count = {67, 5, dims == 3 ? 4u : 1u, 1};
+          g.origin = {-3.0, -1.5, 2.25, 0};
+          g.step = {step, step * 1.5, step * 0.75, 1};
+          g.first = {-5, 3, 0, 0};
+          std::vector<double> out(g.size());
+          const auto range = perlin::fill_grid(f, g, std::span<double>(out), {.threads = 2});
+          double lo = out[0], hi = out[0];
+          for (std::size_t idx = 0; idx < out.size(); ++idx) {
+            double p[3];
+            std::size_t rem = idx;
+            for (std::size_t a = 0; a < dims; ++a) {
+              p[a] = g.coordinate(a, rem % g.count[a]);
+              rem /= g.count[a];
+            }
+            const double want = f.eval<double>(std::span<const double>(p, dims));
+            ASSERT_EQ(std::memcmp(&out[idx], &want, sizeof want), 0)
+                << dims << "-D, step " << step << ", sample " << idx << ": " << out[idx]
+                << " instead of " << want;
+            lo = std::min(lo, want);
+            hi = std::max(hi, want);
+          }
+          EXPECT_EQ(range.min, lo);
+          EXPECT_EQ(range.max, hi);
+        }
+      }
+    }
+  });
+}
+
 TEST(Grid, SameBitsForEveryThreadCount) {
   const auto all = fields();
   perlin::grid g;
@@ -456,7 +502,7 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
         real->fill_rows(g, b, e, out, lo, hi);
         if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
       },
-      real->eval_points, real->eval_points_d, real->min_max};
+      real->eval_points, real->eval_points_d, real->min_max, real->fill_rows_exact};
   EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
   const perlin::detail::kernels bad_points = {
       real->fill_rows, [](const perlin::detail::points_plan& p, std::size_t b, std::size_t e,
@@ -464,7 +510,7 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
         real->eval_points(p, b, e, out);
         out[e - b - 1] = -out[e - b - 1];
       },
-      real->eval_points_d, real->min_max};
+      real->eval_points_d, real->min_max, real->fill_rows_exact};
   EXPECT_NE(perlin::detail::self_check(bad_points).find("points"), std::string::npos);
   // A gradient kernel whose y partial is off by a little more than the tolerance in 2-D.
   const perlin::detail::kernels bad_gradient = {
@@ -474,7 +520,7 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
         real->eval_points_d(p, c, n, out, grad);
         if (grad != nullptr && p.dims == 2) grad[1][n / 2] *= 1.001f;
       },
-      real->min_max};
+      real->min_max, real->fill_rows_exact};
   EXPECT_NE(perlin::detail::self_check(bad_gradient).find("sample gradients"), std::string::npos)
       << perlin::detail::self_check(bad_gradient);
   EXPECT_EQ(perlin::detail::self_check(*real), "");

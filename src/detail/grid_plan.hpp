@@ -82,6 +82,27 @@ struct grid_plan {
   hash_tables tables;
 };
 
+/// A double grid of plain improved noise (2-D or 3-D, aligned, one octave of kind none, no warp)
+/// to be computed with the scalar path's bits: the plan holds, per column and per row index, what
+/// the scalar code computes for that coordinate (its own split_axis and fade, so the same
+/// doubles); the kernel blends the corners in lanes, each lane the scalar operations in the
+/// scalar order (no fused multiply-add), so every sample has the bits of the single call.
+struct exact_grid_plan {
+  int dims = 2;
+  std::size_t nx = 0;
+  std::array<std::size_t, 4> count{1, 1, 1, 1};
+  std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
+  const std::uint8_t* perm = nullptr;  // the lattice's doubled permutation
+  // Per column (nx + k_pad; the padding repeats the last column): the fraction, its fade, and
+  // the index of its cell among the row's cells.
+  std::vector<double> fx, u;
+  std::vector<std::int32_t> cell;
+  // Per cell of the row: p[lower x index] and p[upper x index].
+  std::vector<std::uint32_t> a, b;
+  // Per index along y (axis 1) and z (axis 2): wrapped indices, fraction and fade.
+  std::array<std::vector<octave_plan::axis_sample>, 3> axis;
+};
+
 /// A batch of float points for the gather kernel.
 struct points_plan {
   int dims = 3;
@@ -120,11 +141,17 @@ using eval_points_d_fn = void (*)(const points_plan&, const double* const* coord
 /// The smallest and largest of v[0 .. n), NaN ignored (+inf and -inf when every value is NaN).
 using min_max_fn = void (*)(const float* v, std::size_t n, float* lo, float* hi);
 
+/// Rows [row_begin, row_end) of an exact double grid (exact_grid_plan) from `out`, the smallest
+/// and largest value folded into *lo and *hi.
+using fill_rows_exact_fn = void (*)(const exact_grid_plan&, std::size_t row_begin,
+                                    std::size_t row_end, double* out, double* lo, double* hi);
+
 struct kernels {
   fill_rows_fn fill_rows;
   eval_points_fn eval_points;
   eval_points_d_fn eval_points_d;
   min_max_fn min_max;
+  fill_rows_exact_fn fill_rows_exact;
 };
 
 /// The kernels of the active target (the best one this CPU supports that passed its
@@ -133,6 +160,9 @@ const kernels& active_kernels();
 
 /// The plan of a grid call (grid.cpp), also used by the self-check.
 grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
+/// The exact double-grid plan of `g` when the field is plain improved noise (kind none, aligned,
+/// no warp) in 2-D or 3-D and every coordinate is finite; std::nullopt otherwise.
+std::optional<exact_grid_plan> make_exact_grid_plan(const field& f, const grid& g);
 /// The plan of a point batch of `dims` coordinates (its `coord` left empty), or nothing when the
 /// SIMD kernels do not cover it (periods that are not powers of two, 4-D); grid.cpp.
 std::optional<points_plan> make_points_plan(const field& f, std::size_t dims, bool strict);

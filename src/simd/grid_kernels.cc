@@ -1137,9 +1137,115 @@ void min_max(const float* v, std::size_t n, float* lo, float* hi) {
   r.fold_into(lo, hi);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Exact double grids (fill_rows_exact_fn in grid_plan.hpp): each lane performs the scalar path's
+// operations in its order, separate multiplies and adds (this file is compiled without
+// contraction), on the doubles the plan took from the scalar code.
+
+template <int D>
+void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t row_end,
+                  double* out, double* lo, double* hi) {
+  using DD = hn::ScalableTag<double>;
+  using VD = hn::Vec<DD>;
+  const DD dd;
+  const hn::RebindToSigned<DD> di64;
+  const hn::Rebind<std::int32_t, DD> di32;
+  const std::size_t N = hn::Lanes(dd);
+  constexpr int corners = 1 << D;
+  const std::size_t nx = g.nx;
+  const std::size_t cells = g.a.size();
+  const std::uint8_t* p = g.perm;
+  // Per corner k (bit 0 = x, bit 1 = y, bit 2 = z) and cell: the gradient's x component and the
+  // exact products gy * py and gz * pz of the row.
+  std::vector<double> cgx(corners * cells), cgy(corners * cells), cgz(corners * cells);
+  std::size_t idx[3] = {0, 0, 0};
+  {
+    std::size_t rem = row_begin;
+    for (int a = 1; a < D; ++a) {
+      idx[a] = rem % g.count[a];
+      rem /= g.count[a];
+    }
+  }
+  const VD one = hn::Set(dd, 1.0);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  VD mn = hn::Set(dd, inf), mx = hn::Set(dd, -inf);
+  HWY_ALIGN double tail[64];
+  for (std::size_t row = row_begin; row < row_end; ++row) {
+    if (row != row_begin) {
+      for (int a = 1; a < D; ++a) {
+        if (++idx[a] < g.count[a]) break;
+        idx[a] = 0;
+      }
+    }
+    const auto& ay = g.axis[1][idx[1]];
+    const octave_plan::axis_sample az = D == 3 ? g.axis[2][idx[2]] : octave_plan::axis_sample{0, 0, 0, 0};
+    const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
+    for (std::size_t c = 0; c < cells; ++c) {
+      for (int k = 0; k < corners; ++k) {
+        const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
+        const std::uint32_t h1 = p[(xb ? g.b[c] : g.a[c]) + (yb ? ay.i1 : ay.i0)];
+        const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
+        const auto& r = k_grad3_rows<double>[h & 15];
+        cgx[k * cells + c] = r[0];
+        cgy[k * cells + c] = r[1] * py[yb];
+        cgz[k * cells + c] = r[2] * pz[zb];
+      }
+    }
+    const VD v = hn::Set(dd, ay.t);
+    double* out_row = out + (row - row_begin) * g.row_stride;
+    for (std::size_t i = 0; i < nx; i += N) {
+      const VD fx = hn::LoadU(dd, g.fx.data() + i);
+      const VD u = hn::LoadU(dd, g.u.data() + i);
+      const VD px[2] = {fx, hn::Sub(fx, one)};
+      const std::int32_t c0 = g.cell[i], c1 = g.cell[i + N - 1];
+      const auto ci = hn::PromoteTo(di64, hn::LoadU(di32, g.cell.data() + i));
+      // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
+      const auto dot = [&](int k) {
+        const double* x = cgx.data() + k * cells;
+        const double* y = cgy.data() + k * cells;
+        const double* z = cgz.data() + k * cells;
+        const bool one_cell = c0 == c1;
+        const VD gx = one_cell ? hn::Set(dd, x[c0]) : hn::GatherIndex(dd, x, ci);
+        const VD gy = one_cell ? hn::Set(dd, y[c0]) : hn::GatherIndex(dd, y, ci);
+        VD d = hn::Add(hn::Mul(gx, px[k & 1]), gy);
+        if constexpr (D == 3) d = hn::Add(d, one_cell ? hn::Set(dd, z[c0]) : hn::GatherIndex(dd, z, ci));
+        return d;
+      };
+      const auto lerp = [](VD t, VD a, VD b) { return hn::Add(a, hn::Mul(t, hn::Sub(b, a))); };
+      VD x[4];  // along x, for corner pair m = y | z << 1
+      for (int m = 0; m < corners / 2; ++m) x[m] = lerp(u, dot(2 * m), dot(2 * m + 1));
+      VD r = lerp(v, x[0], x[1]);
+      if constexpr (D == 3) r = lerp(hn::Set(dd, az.t), r, lerp(v, x[2], x[3]));
+      // plain_octave's total = 0 + noise * 1 (it turns -0 into +0).
+      const VD total = hn::Add(hn::Zero(dd), hn::Mul(r, one));
+      mn = hn::Min(mn, total);
+      mx = hn::Max(mx, total);
+      if (i + N <= nx) {
+        hn::StoreU(total, dd, out_row + i);
+      } else {
+        hn::Store(total, dd, tail);
+        std::copy(tail, tail + (nx - i), out_row + i);
+      }
+    }
+  }
+  HWY_ALIGN double a[64], b[64];
+  hn::Store(mn, dd, a);
+  hn::Store(mx, dd, b);
+  for (std::size_t k = 0; k < N; ++k) {
+    *lo = a[k] < *lo ? a[k] : *lo;
+    *hi = b[k] > *hi ? b[k] : *hi;
+  }
+}
+
+void fill_rows_exact(const exact_grid_plan& g, std::size_t row_begin, std::size_t row_end,
+                     double* out, double* lo, double* hi) {
+  if (g.dims == 2) return exact_rows_t<2>(g, row_begin, row_end, out, lo, hi);
+  return exact_rows_t<3>(g, row_begin, row_end, out, lo, hi);
+}
+
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
 
-const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max};
+const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max, &fill_rows_exact};
 [[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
 
 }  // namespace HWY_NAMESPACE
