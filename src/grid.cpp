@@ -213,9 +213,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
 namespace {
 
 /// Threads for `items` chunks of work holding `samples` samples in all. Automatic (requested 0):
-/// no more than one per `per_thread` samples, since starting a thread costs about as much as
-/// computing that many (docs/design.md); an explicit count is taken as asked. The bits never
-/// depend on it.
+/// no more than one per `per_thread` samples, below which a second thread measured no faster
+/// (docs/design.md); an explicit count is taken as asked. The bits never depend on it.
 unsigned threads_for(unsigned requested, std::size_t items, std::size_t samples, std::size_t per_thread) {
   if (requested != 0) return detail::thread_count(requested, items);
   return detail::thread_count(0, std::min(items, samples / per_thread + 1));
