@@ -116,6 +116,36 @@ def test_grid_out_threads_and_strict():
     assert np.abs(strict - out).max() <= 2e-6 * 1.75
 
 
+def _child_grids(queue):
+    f = perlin.Field(fractal="fbm", octaves=4)
+    queue.put((f.grid((300, 400), step=0.03, threads=4),
+               perlin.Field().grid((64, 80), step=0.1, dtype=np.float64, threads=3)))
+
+
+def test_a_forked_worker_fills_grids_on_its_own_threads():
+    # The library's thread pool lives in the parent; a child made by fork (multiprocessing's
+    # default on Linux, and Dask's process workers) has none of its threads and starts its own.
+    import multiprocessing as mp
+    f = perlin.Field(fractal="fbm", octaves=4)
+    want = (f.grid((300, 400), step=0.03, threads=4),
+            perlin.Field().grid((64, 80), step=0.1, dtype=np.float64, threads=3))
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_grids, args=(queue,))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_double_grids_of_plain_noise_are_the_exact_calls_bit_for_bit():
+    f = perlin.Field(seed=5)
+    g = f.grid((33, 47), origin=(-2.5, 1.25), step=0.11, dtype=np.float64)
+    y, x = np.mgrid[0:33, 0:47]
+    assert np.array_equal(g, f(-2.5 + x * 0.11, 1.25 + y * 0.11))
+
+
 def test_tiles_are_crops_and_periods_tile():
     f = perlin.Field(seed=2, period=8, fractal="fbm", octaves=3)
     whole = f.grid((64, 64), step=0.25)
