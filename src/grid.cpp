@@ -97,8 +97,11 @@ void fill_common(Plan& plan, const field& f, bool strict) {
 
 // The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.
 std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field& f, const grid& g) {
+  // Rows up to 65,536 samples: the plan holds 20 bytes per column (a wider row would make it
+  // larger than a band of the output; those take the scalar path, with the same bits).
   if (f.kind() != noise_kind::improved || f.fractal().kind() != fractal_kind::none ||
-      f.plane() != plane::aligned || f.warped() || (g.dims != 2 && g.dims != 3)) {
+      f.plane() != plane::aligned || f.warped() || (g.dims != 2 && g.dims != 3) ||
+      g.count[0] > 65536) {
     return std::nullopt;
   }
   const lattice& lat = f.lattice();

@@ -40,6 +40,14 @@ std::string describe(const char* what, std::size_t field_index, std::size_t dims
   return buf;
 }
 
+/// The coordinates p[0 .. g.dims) of sample `idx` of the grid (x fastest).
+void sample_point(const grid& g, std::size_t idx, double* p) {
+  for (std::size_t a = 0; a < g.dims; ++a) {
+    p[a] = g.coordinate(a, idx % g.count[a]);
+    idx /= g.count[a];
+  }
+}
+
 std::string check_grids(const kernels& k, const std::vector<field>& fields) {
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
     const field& f = fields[fi];
@@ -68,11 +76,7 @@ std::string check_grids(const kernels& k, const std::vector<field>& fields) {
           }
           for (std::size_t idx = 0; idx < n; ++idx) {
             double p[4];
-            std::size_t rem = idx;
-            for (std::size_t a = 0; a < dims; ++a) {
-              p[a] = g.coordinate(a, rem % g.count[a]);
-              rem /= g.count[a];
-            }
+            sample_point(g, idx, p);
             const double want = f.eval<double>(std::span<const double>(p, dims));
             if (!(std::abs(out[idx] - want) <= tol)) {
               return describe("grid", fi, dims, strict, out[idx], want);
@@ -203,12 +207,8 @@ std::string check_exact_grids(const kernels& k, const std::vector<field>& fields
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         k.fill_rows_exact(*plan, 0, g.size() / g.count[0], out.data(), &lo, &hi);
         for (std::size_t idx = 0; idx < out.size(); ++idx) {
-          double p[3];
-          std::size_t rem = idx;
-          for (std::size_t a = 0; a < dims; ++a) {
-            p[a] = g.coordinate(a, rem % g.count[a]);
-            rem /= g.count[a];
-          }
+          double p[4];
+          sample_point(g, idx, p);
           const double want = plain.eval<double>(std::span<const double>(p, dims));
           if (std::memcmp(&out[idx], &want, sizeof want) != 0) {
             return describe("exact double grid", fi, dims, false, out[idx], want);

@@ -161,7 +161,8 @@ const kernels& active_kernels();
 /// The plan of a grid call (grid.cpp), also used by the self-check.
 grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
 /// The exact double-grid plan of `g` when the field is plain improved noise (kind none, aligned,
-/// no warp) in 2-D or 3-D and every coordinate is finite; std::nullopt otherwise.
+/// no warp) in 2-D or 3-D, rows of up to 65,536 samples and every coordinate finite;
+/// std::nullopt otherwise.
 std::optional<exact_grid_plan> make_exact_grid_plan(const field& f, const grid& g);
 /// The plan of a point batch of `dims` coordinates (its `coord` left empty), or nothing when the
 /// SIMD kernels do not cover it (periods that are not powers of two, 4-D); grid.cpp.
