@@ -295,7 +295,7 @@ inline void gradient_lanes(std::uint32_t h0, std::uint32_t h1, std::uint32_t h2,
 /// wrap masks), the 4 corners of 2-D or the 8 of 3-D four at a time. Coordinates of 2^31 and
 /// more, NaN and infinities, and periods that need a modulo take the written-out path.
 template <int D>
-float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, float x0, float x1,
+[[gnu::always_inline]] inline float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, float x0, float x1,
                      float x2) noexcept {
   using namespace lanes;
   const f32x4 x = {x0, x1, x2, 0.f};
@@ -345,7 +345,7 @@ float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, float x0, flo
 
 /// Double: the split as written out, the corners two at a time (a y pair per vector).
 template <int D>
-double improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, double x0, double x1,
+[[gnu::always_inline]] inline double improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, double x0, double x1,
                       double x2) noexcept {
   using lanes::f64x2;
   const bool finite = std::isfinite(x0) && std::isfinite(x1) && (D == 2 || std::isfinite(x2));
@@ -391,7 +391,7 @@ double improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, double x0, d
 /// The hot single-call path of improved noise in 2-D and 3-D: the lanes where the compiler has
 /// them, else written out; the same bits either way.
 template <int D, class T>
-T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 = T(0)) noexcept {
+[[gnu::always_inline]] inline T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 = T(0)) noexcept {
   static_assert(D == 2 || D == 3);
 #ifdef PERLIN_HAVE_LANES
   return improved_lanes<D>(p, wrap, x0, x1, x2);
