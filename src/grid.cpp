@@ -97,55 +97,62 @@ void fill_common(Plan& plan, const field& f, bool strict) {
 
 // The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.
 std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field& f, const grid& g) {
-  // Rows up to 65,536 samples: the plan holds 20 bytes per column (a wider row would make it
-  // larger than a band of the output; those take the scalar path, with the same bits).
-  if (f.kind() != noise_kind::improved || f.fractal().kind() != fractal_kind::none ||
+  // Rows up to 65,536 samples: the plan holds 20 bytes per column and octave (a wider row would
+  // make it larger than a band of the output; those take the scalar path, with the same bits).
+  const fractal_kind kind = f.fractal().kind();
+  if (f.kind() != noise_kind::improved || (kind != fractal_kind::none && kind != fractal_kind::fbm) ||
       f.plane() != plane::aligned || f.warped() || (g.dims != 2 && g.dims != 3) ||
       g.count[0] > 65536) {
     return std::nullopt;
   }
   const lattice& lat = f.lattice();
-  const double freq = f.fractal().frequency();
-  const bool decorrelate = f.fractal().decorrelate();
-  // The octave coordinate of index i along axis a, split like the scalar path splits it.
-  const auto sample = [&](std::size_t a, std::size_t i, detail::axis_index& li, double& fr) {
-    double q = g.coordinate(a, i) * freq;
-    if (decorrelate) q = q + 0.0;
-    if (!std::isfinite(q)) return false;
-    li = detail::split_axis(q, lat.wraps()[a], fr);
-    return true;
-  };
   detail::exact_grid_plan plan;
   plan.dims = static_cast<int>(g.dims);
   plan.nx = g.count[0];
   plan.count = g.count;
   plan.row_stride = g.count[0];
   plan.perm = lat.perm().data();
-  const std::size_t padded = plan.nx + detail::k_pad;
-  plan.fx.resize(padded);
-  plan.u.resize(padded);
-  plan.cell.resize(padded);
-  detail::axis_index previous{~0u, ~0u};
-  for (std::size_t i = 0; i < padded; ++i) {
-    detail::axis_index li{};
-    double fr = 0;
-    if (!sample(0, std::min(i, plan.nx - 1), li, fr)) return std::nullopt;
-    plan.fx[i] = fr;
-    plan.u[i] = detail::fade(fr);
-    if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
-      plan.a.push_back(lat.perm().data()[li.i0]);
-      plan.b.push_back(lat.perm().data()[li.i1]);
-      previous = li;
-    }
-    plan.cell[i] = static_cast<std::int32_t>(plan.a.size() - 1);
-  }
-  for (std::size_t a = 1; a < g.dims; ++a) {
-    for (std::size_t i = 0; i < g.count[a]; ++i) {
+  plan.normalize = f.fractal().normalize();
+  plan.amplitude_sum = f.fractal().amplitude_sum();
+  // The octaves of fractal.cpp's loop (kind none is its one octave: plain_octave's operations).
+  for (detail::octave_walk o(f.fractal(), lat); o.index < f.fractal().active_octaves(); o.next()) {
+    // The octave coordinate of index i along axis a, split like the scalar path splits it.
+    const auto sample = [&](std::size_t a, std::size_t i, detail::axis_index& li, double& fr) {
+      double q = g.coordinate(a, i) * o.freq;
+      if (o.decorrelated()) q = q + o.offset(a);
+      if (!std::isfinite(q)) return false;
+      li = detail::split_axis(q, o.wraps[a], fr);
+      return true;
+    };
+    detail::exact_grid_plan::octave oct;
+    oct.amp = o.amp;
+    const std::size_t padded = plan.nx + detail::k_pad;
+    oct.fx.resize(padded);
+    oct.u.resize(padded);
+    oct.cell.resize(padded);
+    detail::axis_index previous{~0u, ~0u};
+    for (std::size_t i = 0; i < padded; ++i) {
       detail::axis_index li{};
       double fr = 0;
-      if (!sample(a, i, li, fr)) return std::nullopt;
-      plan.axis[a].push_back({li.i0, li.i1, fr, detail::fade(fr)});
+      if (!sample(0, std::min(i, plan.nx - 1), li, fr)) return std::nullopt;
+      oct.fx[i] = fr;
+      oct.u[i] = detail::fade(fr);
+      if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
+        oct.a.push_back(plan.perm[li.i0]);
+        oct.b.push_back(plan.perm[li.i1]);
+        previous = li;
+      }
+      oct.cell[i] = static_cast<std::int32_t>(oct.a.size() - 1);
     }
+    for (std::size_t a = 1; a < g.dims; ++a) {
+      for (std::size_t i = 0; i < g.count[a]; ++i) {
+        detail::axis_index li{};
+        double fr = 0;
+        if (!sample(a, i, li, fr)) return std::nullopt;
+        oct.axis[a].push_back({li.i0, li.i1, fr, detail::fade(fr)});
+      }
+    }
+    plan.octaves.push_back(std::move(oct));
   }
   return plan;
 }

@@ -193,7 +193,8 @@ std::string check_exact_grids(const kernels& k, const std::vector<field>& fields
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
     const auto* n = std::get_if<improved_noise>(&fields[fi].base());
     if (n == nullptr) continue;  // the exact kernel is improved noise's
-    const field plain(*n, fractal().set_kind(fractal_kind::none).set_frequency(fields[fi].fractal().frequency()));
+    // The field itself as fBm (its octaves, lacunarity, persistence, periods and decorrelation).
+    const field plain(*n, fractal(fields[fi].fractal()).set_kind(fractal_kind::fbm));
     for (std::size_t dims = 2; dims <= 3; ++dims) {
       for (const double step : {0.37, 1.3, 1.0}) {
         grid g;

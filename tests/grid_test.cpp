@@ -109,17 +109,25 @@ TEST(Grid, DoubleGridIsTheSingleCallsBitForBit) {
   }
 }
 
-TEST(Grid, DoubleGridsOfPlainNoiseAreTheScalarPathBitForBitOnEveryTarget) {
-  // 2-D and 3-D plain improved noise takes a SIMD kernel that must keep the scalar path's bits:
-  // seeds, frequency and decorrelation (its + 0 turns -0 into +0), periods as masks and as
-  // modulos, cells wider and narrower than a sample, negative origins, lattice points, bands.
+TEST(Grid, DoubleGridsOfPlainNoiseAndFbmAreTheScalarPathBitForBitOnEveryTarget) {
+  // 2-D and 3-D improved noise, plain or fBm, takes a SIMD kernel that must keep the scalar
+  // path's bits: seeds, frequency and decorrelation (its + 0 turns -0 into +0, its offsets move
+  // the octaves), periods as masks and as modulos (scaled per octave by an integer lacunarity),
+  // a fractional lacunarity, normalisation, cells wider and narrower than a sample, negative
+  // origins, lattice points.
+  using perlin::fractal_kind;
   std::vector<perlin::field> fs;
   fs.emplace_back();
   fs.emplace_back(perlin::improved_noise(7),
-                  perlin::fractal().set_frequency(1.7).set_decorrelate(true));
+                  perlin::fractal().set_kind(fractal_kind::none).set_frequency(1.7).set_decorrelate(true));
   perlin::improved_noise periodic(3);
   periodic.lattice().set_period(0, 16).set_period(1, 5).set_period(2, 1000);
-  fs.emplace_back(periodic, perlin::fractal().set_frequency(0.5));
+  fs.emplace_back(periodic, perlin::fractal().set_kind(fractal_kind::none).set_frequency(0.5));
+  fs.emplace_back(perlin::improved_noise(9), perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(5)
+                                                 .set_normalize(true).set_decorrelate(true));
+  fs.emplace_back(periodic, perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(3));
+  fs.emplace_back(perlin::improved_noise(), perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(4)
+                                                .set_lacunarity(2.5).set_persistence(0.6));
   for_each_target([&](const std::string&) {
     for (const auto& f : fs) {
       for (const std::size_t dims : {2u, 3u}) {

@@ -111,10 +111,11 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
                              const bulk_options& o = {});
 
 /// The double version: bit for bit the single calls (the scalar reference path), on every core.
-/// Plain improved noise in 2-D and 3-D (fractal kind none, aligned, not warped, rows of up to
-/// 65,536 samples) runs a SIMD kernel that performs the scalar path's operations lane by lane, in
-/// its order and without fused multiply-adds (about 10x the single calls); everything else runs
-/// the scalar path.
+/// Improved noise in 2-D and 3-D, plain or fBm (aligned, not warped, rows of up to 65,536
+/// samples), runs a SIMD kernel that performs the scalar path's operations lane by lane, in its
+/// order and without fused multiply-adds (plain noise about 12x the single calls, 8-octave fBm at
+/// a step of 1/64 about 2.5x: its fine octaves hash every cell of every row); everything else
+/// runs the scalar path.
 value_range<double> fill_grid(const field& f, const grid& g, std::span<double> out,
                               const bulk_options& o = {});
 

@@ -82,25 +82,32 @@ struct grid_plan {
   hash_tables tables;
 };
 
-/// A double grid of plain improved noise (2-D or 3-D, aligned, one octave of kind none, no warp)
-/// to be computed with the scalar path's bits: the plan holds, per column and per row index, what
+/// A double grid of improved noise, plain or fBm (2-D or 3-D, aligned, no warp), to be computed
+/// with the scalar path's bits: the plan holds, per octave, per column and per row index, what
 /// the scalar code computes for that coordinate (its own split_axis and fade, so the same
 /// doubles); the kernel blends the corners in lanes, each lane the scalar operations in the
-/// scalar order (no fused multiply-add), so every sample has the bits of the single call.
+/// scalar order (no fused multiply-add), and sums the octaves as fractal.cpp does
+/// (total = total + n * amp from 0, then / the amplitude sum when normalised).
 struct exact_grid_plan {
+  struct octave {
+    double amp = 1;
+    // Per column (nx + k_pad; the padding repeats the last column): the fraction, its fade, and
+    // the index of its cell among the row's cells.
+    std::vector<double> fx, u;
+    std::vector<std::int32_t> cell;
+    // Per cell of the row: p[lower x index] and p[upper x index].
+    std::vector<std::uint32_t> a, b;
+    // Per index along y (axis 1) and z (axis 2): wrapped indices, fraction and fade.
+    std::array<std::vector<octave_plan::axis_sample>, 3> axis;
+  };
   int dims = 2;
   std::size_t nx = 0;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
   const std::uint8_t* perm = nullptr;  // the lattice's doubled permutation
-  // Per column (nx + k_pad; the padding repeats the last column): the fraction, its fade, and
-  // the index of its cell among the row's cells.
-  std::vector<double> fx, u;
-  std::vector<std::int32_t> cell;
-  // Per cell of the row: p[lower x index] and p[upper x index].
-  std::vector<std::uint32_t> a, b;
-  // Per index along y (axis 1) and z (axis 2): wrapped indices, fraction and fade.
-  std::array<std::vector<octave_plan::axis_sample>, 3> axis;
+  bool normalize = false;
+  double amplitude_sum = 1;
+  std::vector<octave> octaves;
 };
 
 /// A batch of float points for the gather kernel.
@@ -160,9 +167,9 @@ const kernels& active_kernels();
 
 /// The plan of a grid call (grid.cpp), also used by the self-check.
 grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
-/// The exact double-grid plan of `g` when the field is plain improved noise (kind none, aligned,
-/// no warp) in 2-D or 3-D, rows of up to 65,536 samples and every coordinate finite;
-/// std::nullopt otherwise.
+/// The exact double-grid plan of `g` when the field is improved noise of kind none or fbm
+/// (aligned, no warp) in 2-D or 3-D, rows of up to 65,536 samples and every octave coordinate
+/// finite; std::nullopt otherwise.
 std::optional<exact_grid_plan> make_exact_grid_plan(const field& f, const grid& g);
 /// The plan of a point batch of `dims` coordinates (its `coord` left empty), or nothing when the
 /// SIMD kernels do not cover it (periods that are not powers of two, 4-D); grid.cpp.

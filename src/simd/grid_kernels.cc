@@ -1153,11 +1153,13 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
   const std::size_t N = hn::Lanes(dd);
   constexpr int corners = 1 << D;
   const std::size_t nx = g.nx;
-  const std::size_t cells = g.a.size();
   const std::uint8_t* p = g.perm;
+  std::size_t max_cells = 0;
+  for (const auto& o : g.octaves) max_cells = std::max(max_cells, o.a.size());
   // Per corner k (bit 0 = x, bit 1 = y, bit 2 = z) and cell: the gradient's x component and the
   // exact products gy * py and gz * pz of the row.
-  std::vector<double> cgx(corners * cells), cgy(corners * cells), cgz(corners * cells);
+  std::vector<double> cgx(corners * max_cells), cgy(corners * max_cells), cgz(corners * max_cells);
+  std::vector<double> acc(nx + k_pad);  // the octaves' running total
   std::size_t idx[3] = {0, 0, 0};
   {
     std::size_t rem = row_begin;
@@ -1167,6 +1169,7 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
     }
   }
   const VD one = hn::Set(dd, 1.0);
+  const VD sum = hn::Set(dd, g.amplitude_sum);
   constexpr double inf = std::numeric_limits<double>::infinity();
   VD mn = hn::Set(dd, inf), mx = hn::Set(dd, -inf);
   HWY_ALIGN double tail[64];
@@ -1177,54 +1180,66 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
         idx[a] = 0;
       }
     }
-    const auto& ay = g.axis[1][idx[1]];
-    const octave_plan::axis_sample az = D == 3 ? g.axis[2][idx[2]] : octave_plan::axis_sample{0, 0, 0, 0};
-    const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
-    for (std::size_t c = 0; c < cells; ++c) {
-      for (int k = 0; k < corners; ++k) {
-        const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
-        const std::uint32_t h1 = p[(xb ? g.b[c] : g.a[c]) + (yb ? ay.i1 : ay.i0)];
-        const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
-        const auto& r = k_grad3_rows<double>[h & 15];
-        cgx[k * cells + c] = r[0];
-        cgy[k * cells + c] = r[1] * py[yb];
-        cgz[k * cells + c] = r[2] * pz[zb];
-      }
-    }
-    const VD v = hn::Set(dd, ay.t);
     double* out_row = out + (row - row_begin) * g.row_stride;
-    for (std::size_t i = 0; i < nx; i += N) {
-      const VD fx = hn::LoadU(dd, g.fx.data() + i);
-      const VD u = hn::LoadU(dd, g.u.data() + i);
-      const VD px[2] = {fx, hn::Sub(fx, one)};
-      const std::int32_t c0 = g.cell[i], c1 = g.cell[i + N - 1];
-      const auto ci = hn::PromoteTo(di64, hn::LoadU(di32, g.cell.data() + i));
-      // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
-      const auto dot = [&](int k) {
-        const double* x = cgx.data() + k * cells;
-        const double* y = cgy.data() + k * cells;
-        const double* z = cgz.data() + k * cells;
-        const bool one_cell = c0 == c1;
-        const VD gx = one_cell ? hn::Set(dd, x[c0]) : hn::GatherIndex(dd, x, ci);
-        const VD gy = one_cell ? hn::Set(dd, y[c0]) : hn::GatherIndex(dd, y, ci);
-        VD d = hn::Add(hn::Mul(gx, px[k & 1]), gy);
-        if constexpr (D == 3) d = hn::Add(d, one_cell ? hn::Set(dd, z[c0]) : hn::GatherIndex(dd, z, ci));
-        return d;
-      };
-      const auto lerp = [](VD t, VD a, VD b) { return hn::Add(a, hn::Mul(t, hn::Sub(b, a))); };
-      VD x[4];  // along x, for corner pair m = y | z << 1
-      for (int m = 0; m < corners / 2; ++m) x[m] = lerp(u, dot(2 * m), dot(2 * m + 1));
-      VD r = lerp(v, x[0], x[1]);
-      if constexpr (D == 3) r = lerp(hn::Set(dd, az.t), r, lerp(v, x[2], x[3]));
-      // plain_octave's total = 0 + noise * 1 (it turns -0 into +0).
-      const VD total = hn::Add(hn::Zero(dd), hn::Mul(r, one));
-      mn = hn::Min(mn, total);
-      mx = hn::Max(mx, total);
-      if (i + N <= nx) {
-        hn::StoreU(total, dd, out_row + i);
-      } else {
-        hn::Store(total, dd, tail);
-        std::copy(tail, tail + (nx - i), out_row + i);
+    for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
+      const exact_grid_plan::octave& o = g.octaves[oi];
+      const bool last = oi + 1 == g.octaves.size();
+      const std::size_t cells = o.a.size();
+      const auto& ay = o.axis[1][idx[1]];
+      const octave_plan::axis_sample az =
+          D == 3 ? o.axis[2][idx[2]] : octave_plan::axis_sample{0, 0, 0, 0};
+      const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
+      for (std::size_t c = 0; c < cells; ++c) {
+        for (int k = 0; k < corners; ++k) {
+          const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
+          const std::uint32_t h1 = p[(xb ? o.b[c] : o.a[c]) + (yb ? ay.i1 : ay.i0)];
+          const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
+          const auto& r = k_grad3_rows<double>[h & 15];
+          cgx[k * cells + c] = r[0];
+          cgy[k * cells + c] = r[1] * py[yb];
+          cgz[k * cells + c] = r[2] * pz[zb];
+        }
+      }
+      const VD v = hn::Set(dd, ay.t);
+      const VD amp = hn::Set(dd, o.amp);
+      for (std::size_t i = 0; i < nx; i += N) {
+        const VD fx = hn::LoadU(dd, o.fx.data() + i);
+        const VD u = hn::LoadU(dd, o.u.data() + i);
+        const VD px[2] = {fx, hn::Sub(fx, one)};
+        const std::int32_t c0 = o.cell[i], c1 = o.cell[i + N - 1];
+        const auto ci = hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
+        // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
+        const auto dot = [&](int k) {
+          const double* x = cgx.data() + k * cells;
+          const double* y = cgy.data() + k * cells;
+          const double* z = cgz.data() + k * cells;
+          const bool one_cell = c0 == c1;
+          const VD gx = one_cell ? hn::Set(dd, x[c0]) : hn::GatherIndex(dd, x, ci);
+          const VD gy = one_cell ? hn::Set(dd, y[c0]) : hn::GatherIndex(dd, y, ci);
+          VD d = hn::Add(hn::Mul(gx, px[k & 1]), gy);
+          if constexpr (D == 3) d = hn::Add(d, one_cell ? hn::Set(dd, z[c0]) : hn::GatherIndex(dd, z, ci));
+          return d;
+        };
+        const auto lerp = [](VD t, VD a, VD b) { return hn::Add(a, hn::Mul(t, hn::Sub(b, a))); };
+        VD x[4];  // along x, for corner pair m = y | z << 1
+        for (int m = 0; m < corners / 2; ++m) x[m] = lerp(u, dot(2 * m), dot(2 * m + 1));
+        VD n = lerp(v, x[0], x[1]);
+        if constexpr (D == 3) n = lerp(hn::Set(dd, az.t), n, lerp(v, x[2], x[3]));
+        // fractal.cpp: total = 0, then total += n * amp per octave, then / the amplitude sum.
+        VD total = hn::Add(oi == 0 ? hn::Zero(dd) : hn::LoadU(dd, acc.data() + i), hn::Mul(n, amp));
+        if (!last) {
+          hn::StoreU(total, dd, acc.data() + i);  // acc is padded: whole vectors fit
+          continue;
+        }
+        if (g.normalize) total = hn::Div(total, sum);
+        mn = hn::Min(mn, total);
+        mx = hn::Max(mx, total);
+        if (i + N <= nx) {
+          hn::StoreU(total, dd, out_row + i);
+        } else {
+          hn::Store(total, dd, tail);
+          std::copy(tail, tail + (nx - i), out_row + i);
+        }
       }
     }
   }
