@@ -74,10 +74,9 @@ std::vector<octave_params> octave_list(const field& f) {
   return out;
 }
 
-template <class Plan>
-void fill_common(Plan& plan, const field& f, bool strict) {
-  const perlin::permutation& perm = f.lattice().perm();
-  detail::hash_tables& t = plan.tables;
+/// The gather kernels' tables of a permutation (hash_tables).
+detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
+  detail::hash_tables t;
   for (std::size_t i = 0; i < 512; ++i) t.perm[i] = perm[i];
   for (std::size_t i = 0; i < 512; ++i) t.perm_z0[i] = perm[perm[i]];
   for (std::size_t i = 0; i < 512; ++i) {
@@ -85,6 +84,12 @@ void fill_common(Plan& plan, const field& f, bool strict) {
     t.pairs[i] = t.perm[i] | t.perm[next] << 16;
     t.pairs_z0[i] = t.perm_z0[i] | t.perm_z0[next] << 16;
   }
+  return t;
+}
+
+template <class Plan>
+void fill_common(Plan& plan, const field& f, bool strict) {
+  plan.tables = hash_tables_of(f.lattice().perm());
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();
@@ -112,6 +117,7 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   plan.count = g.count;
   plan.row_stride = g.count[0];
   plan.perm = lat.perm().data();
+  plan.tables = hash_tables_of(lat.perm());
   plan.normalize = f.fractal().normalize();
   plan.amplitude_sum = f.fractal().amplitude_sum();
   // The octaves of fractal.cpp's loop (kind none is its one octave: plain_octave's operations).
@@ -130,6 +136,8 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
     oct.fx.resize(padded);
     oct.u.resize(padded);
     oct.cell.resize(padded);
+    oct.a.reserve(padded);
+    oct.b.reserve(padded);
     detail::axis_index previous{~0u, ~0u};
     for (std::size_t i = 0; i < padded; ++i) {
       detail::axis_index li{};
@@ -144,6 +152,9 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
       }
       oct.cell[i] = static_cast<std::int32_t>(oct.a.size() - 1);
     }
+    oct.cells = oct.a.size();
+    oct.a.resize(oct.cells + detail::k_pad, oct.a.back());  // whole vectors of cells may be read
+    oct.b.resize(oct.cells + detail::k_pad, oct.b.back());
     for (std::size_t a = 1; a < g.dims; ++a) {
       for (std::size_t i = 0; i < g.count[a]; ++i) {
         detail::axis_index li{};

@@ -95,8 +95,10 @@ struct exact_grid_plan {
     // the index of its cell among the row's cells.
     std::vector<double> fx, u;
     std::vector<std::int32_t> cell;
-    // Per cell of the row: p[lower x index] and p[upper x index].
-    std::vector<std::uint32_t> a, b;
+    // Per cell of the row (`cells`, then k_pad copies of the last): p[lower x index] and
+    // p[upper x index].
+    std::size_t cells = 0;
+    std::vector<std::int32_t> a, b;
     // Per index along y (axis 1) and z (axis 2): wrapped indices, fraction and fade.
     std::array<std::vector<octave_plan::axis_sample>, 3> axis;
   };
@@ -105,6 +107,7 @@ struct exact_grid_plan {
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
   const std::uint8_t* perm = nullptr;  // the lattice's doubled permutation
+  hash_tables tables;                  // the same, as gather tables
   bool normalize = false;
   double amplitude_sum = 1;
   std::vector<octave> octaves;

@@ -1142,6 +1142,65 @@ void min_max(const float* v, std::size_t n, float* lo, float* hi) {
 // operations in its order, separate multiplies and adds (this file is compiled without
 // contraction), on the doubles the plan took from the scalar code.
 
+/// The corners of the row's cells for an exact double grid: per corner k (bit 0 = x, bit 1 = y,
+/// bit 2 = z) and cell c, at [k * stride + c], the gradient's x component and the exact products
+/// gy * py and gz * pz. Hashed N cells at a time by gathers (the components by lane lookups,
+/// exact, then widened to double); one cell at a time where a vector holds a single lane.
+template <int D>
+HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_plan::octave& o,
+                                   const octave_plan::axis_sample& ay,
+                                   const octave_plan::axis_sample& az, std::size_t stride,
+                                   double* cgx, double* cgy, double* cgz) {
+  constexpr int corners = 1 << D;
+  const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
+#if HWY_TARGET == HWY_SCALAR
+  const std::uint8_t* p = g.perm;
+  for (std::size_t c = 0; c < o.cells; ++c) {
+    for (int k = 0; k < corners; ++k) {
+      const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
+      const std::uint32_t h1 = p[(xb ? o.b[c] : o.a[c]) + (yb ? ay.i1 : ay.i0)];
+      const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
+      const auto& r = k_grad3_rows<double>[h & 15];
+      cgx[k * stride + c] = r[0];
+      cgy[k * stride + c] = r[1] * py[yb];
+      cgz[k * stride + c] = r[2] * pz[zb];
+    }
+  }
+#else
+  const DF df;
+  const DI di;
+  using DD = hn::ScalableTag<double>;
+  const DD dd;
+  const hn::Half<DF> dh;
+  const std::size_t N = hn::Lanes(df), Nd = hn::Lanes(dd);
+  const std::int32_t* perm = g.tables.perm.data();
+  const std::int32_t* perm_z0 = g.tables.perm_z0.data();
+  const VI iy[2] = {hn::Set(di, static_cast<std::int32_t>(ay.i0)),
+                    hn::Set(di, static_cast<std::int32_t>(ay.i1))};
+  const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(az.i0)),
+                    hn::Set(di, static_cast<std::int32_t>(az.i1))};
+  for (std::size_t c = 0; c < o.cells; c += N) {
+    const VI hx[2] = {hn::LoadU(di, o.a.data() + c), hn::LoadU(di, o.b.data() + c)};
+    for (int k = 0; k < corners; ++k) {
+      const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
+      const VI h = D == 2 ? hn::GatherIndex(di, perm_z0, hn::Add(hx[xb], iy[yb]))
+                          : hn::GatherIndex(di, perm, hn::Add(hn::GatherIndex(di, perm, hn::Add(hx[xb], iy[yb])), iz[zb]));
+      VF comp[3];
+      gradient_components<3>(h, comp);
+      const auto store = [&](VF v, double scale, double* dst, bool scaled) {
+        const auto lo_half = hn::PromoteTo(dd, hn::LowerHalf(dh, v));
+        const auto hi_half = hn::PromoteTo(dd, hn::UpperHalf(dh, v));
+        hn::StoreU(scaled ? hn::Mul(lo_half, hn::Set(dd, scale)) : lo_half, dd, dst);
+        hn::StoreU(scaled ? hn::Mul(hi_half, hn::Set(dd, scale)) : hi_half, dd, dst + Nd);
+      };
+      store(comp[0], 1.0, cgx + k * stride + c, false);
+      store(comp[1], py[yb], cgy + k * stride + c, true);
+      if constexpr (D == 3) store(comp[2], pz[zb], cgz + k * stride + c, true);
+    }
+  }
+#endif
+}
+
 template <int D>
 void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t row_end,
                   double* out, double* lo, double* hi) {
@@ -1153,12 +1212,9 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
   const std::size_t N = hn::Lanes(dd);
   constexpr int corners = 1 << D;
   const std::size_t nx = g.nx;
-  const std::uint8_t* p = g.perm;
-  std::size_t max_cells = 0;
-  for (const auto& o : g.octaves) max_cells = std::max(max_cells, o.a.size());
-  // Per corner k (bit 0 = x, bit 1 = y, bit 2 = z) and cell: the gradient's x component and the
-  // exact products gy * py and gz * pz of the row.
-  std::vector<double> cgx(corners * max_cells), cgy(corners * max_cells), cgz(corners * max_cells);
+  std::size_t stride = 0;  // cells, rounded up to whole vectors and more
+  for (const auto& o : g.octaves) stride = std::max(stride, o.cells + k_pad);
+  std::vector<double> cgx(corners * stride), cgy(corners * stride), cgz(corners * stride);
   std::vector<double> acc(nx + k_pad);  // the octaves' running total
   std::size_t idx[3] = {0, 0, 0};
   {
@@ -1184,22 +1240,10 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
     for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
       const exact_grid_plan::octave& o = g.octaves[oi];
       const bool last = oi + 1 == g.octaves.size();
-      const std::size_t cells = o.a.size();
       const auto& ay = o.axis[1][idx[1]];
       const octave_plan::axis_sample az =
           D == 3 ? o.axis[2][idx[2]] : octave_plan::axis_sample{0, 0, 0, 0};
-      const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
-      for (std::size_t c = 0; c < cells; ++c) {
-        for (int k = 0; k < corners; ++k) {
-          const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
-          const std::uint32_t h1 = p[(xb ? o.b[c] : o.a[c]) + (yb ? ay.i1 : ay.i0)];
-          const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
-          const auto& r = k_grad3_rows<double>[h & 15];
-          cgx[k * cells + c] = r[0];
-          cgy[k * cells + c] = r[1] * py[yb];
-          cgz[k * cells + c] = r[2] * pz[zb];
-        }
-      }
+      exact_cell_corners<D>(g, o, ay, az, stride, cgx.data(), cgy.data(), cgz.data());
       const VD v = hn::Set(dd, ay.t);
       const VD amp = hn::Set(dd, o.amp);
       for (std::size_t i = 0; i < nx; i += N) {
@@ -1210,9 +1254,9 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
         const auto ci = hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
         // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
         const auto dot = [&](int k) {
-          const double* x = cgx.data() + k * cells;
-          const double* y = cgy.data() + k * cells;
-          const double* z = cgz.data() + k * cells;
+          const double* x = cgx.data() + k * stride;
+          const double* y = cgy.data() + k * stride;
+          const double* z = cgz.data() + k * stride;
           const bool one_cell = c0 == c1;
           const VD gx = one_cell ? hn::Set(dd, x[c0]) : hn::GatherIndex(dd, x, ci);
           const VD gy = one_cell ? hn::Set(dd, y[c0]) : hn::GatherIndex(dd, y, ci);
