@@ -116,7 +116,6 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   plan.nx = g.count[0];
   plan.count = g.count;
   plan.row_stride = g.count[0];
-  plan.perm = lat.perm().data();
   plan.tables = hash_tables_of(lat.perm());
   plan.normalize = f.fractal().normalize();
   plan.amplitude_sum = f.fractal().amplitude_sum();
@@ -146,8 +145,8 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
       oct.fx[i] = fr;
       oct.u[i] = detail::fade(fr);
       if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
-        oct.a.push_back(plan.perm[li.i0]);
-        oct.b.push_back(plan.perm[li.i1]);
+        oct.a.push_back(lat.perm()[li.i0]);
+        oct.b.push_back(lat.perm()[li.i1]);
         previous = li;
       }
       oct.cell[i] = static_cast<std::int32_t>(oct.a.size() - 1);

@@ -106,8 +106,7 @@ struct exact_grid_plan {
   std::size_t nx = 0;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
-  const std::uint8_t* perm = nullptr;  // the lattice's doubled permutation
-  hash_tables tables;                  // the same, as gather tables
+  hash_tables tables;  // the lattice's permutation as gather tables
   bool normalize = false;
   double amplitude_sum = 1;
   std::vector<octave> octaves;

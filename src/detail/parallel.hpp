@@ -33,12 +33,12 @@ void run_chunks(std::size_t n, unsigned threads, chunk_fn fn);
 /// the result does not depend on the thread count or on which thread ran which chunk.
 ///
 /// The chunks are taken by the calling thread and by a persistent pool of workers (started on
-/// first use, up to the largest count asked for, never more than 256): no thread is started per
-/// call. The caller takes chunks too and only waits for those already running, so a call always
-/// finishes, even when every worker is busy with another caller's chunks or none could be
-/// started. A call from inside a chunk (nested) runs its chunks on its own thread. After fork()
-/// the child starts a new pool on first use. The first exception a chunk throws is rethrown
-/// here once every chunk has finished.
+/// first use, grown to the largest count asked for less one, at most 255): no thread is started
+/// per call. The caller takes chunks too and only waits for those already running, so a call
+/// always finishes, even when every worker is busy with another caller's chunks, none could be
+/// started, or the call comes from inside a chunk (nested). After fork() the child starts a new
+/// pool on first use. The lowest failing chunk's exception is rethrown here once every chunk has
+/// finished.
 template <class F>
 void parallel_for(std::size_t n, unsigned threads, F&& fn) {
   if (threads <= 1) {

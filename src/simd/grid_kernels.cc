@@ -347,8 +347,8 @@ HWY_NOINLINE void hash_cell_corners(const grid_plan& g, const octave_plan& o, co
       for (int m = 0; m < combos; ++m) {
         if constexpr (Improved) {
           VF comp[3];
-          gradient_components<3>(hm[m], comp);
-          for (int k = 0; k < 3; ++k) hn::StoreU(comp[k], df, cc.at(xb, m, k) + c);
+          gradient_components<D>(hm[m], comp);  // components past D are never read
+          for (int k = 0; k < D; ++k) hn::StoreU(comp[k], df, cc.at(xb, m, k) + c);
         } else {
           const VF v = mul_add<Strict>(hn::ConvertTo(df, hm[m]), hn::Set(df, 1.0f / 127.5f),
                                        hn::Set(df, -1.0f));
@@ -1154,12 +1154,12 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
   constexpr int corners = 1 << D;
   const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
 #if HWY_TARGET == HWY_SCALAR
-  const std::uint8_t* p = g.perm;
+  const std::int32_t* p = g.tables.perm.data();
   for (std::size_t c = 0; c < o.cells; ++c) {
     for (int k = 0; k < corners; ++k) {
       const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
-      const std::uint32_t h1 = p[(xb ? o.b[c] : o.a[c]) + (yb ? ay.i1 : ay.i0)];
-      const std::uint32_t h = D == 2 ? p[h1] : p[h1 + (zb ? az.i1 : az.i0)];
+      const std::int32_t h1 = p[(xb ? o.b[c] : o.a[c]) + static_cast<std::int32_t>(yb ? ay.i1 : ay.i0)];
+      const std::int32_t h = D == 2 ? p[h1] : p[h1 + static_cast<std::int32_t>(zb ? az.i1 : az.i0)];
       const auto& r = k_grad3_rows<double>[h & 15];
       cgx[k * stride + c] = r[0];
       cgy[k * stride + c] = r[1] * py[yb];
@@ -1179,23 +1179,27 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
                     hn::Set(di, static_cast<std::int32_t>(ay.i1))};
   const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(az.i0)),
                     hn::Set(di, static_cast<std::int32_t>(az.i1))};
+  // Widens the N floats v to doubles, times `scale` (an exact product: v is -1, 0 or 1).
+  const auto store = [&](VF v, double scale, double* dst) {
+    const auto s = hn::Set(dd, scale);
+    hn::StoreU(hn::Mul(hn::PromoteTo(dd, hn::LowerHalf(dh, v)), s), dd, dst);
+    hn::StoreU(hn::Mul(hn::PromoteTo(dd, hn::UpperHalf(dh, v)), s), dd, dst + Nd);
+  };
   for (std::size_t c = 0; c < o.cells; c += N) {
     const VI hx[2] = {hn::LoadU(di, o.a.data() + c), hn::LoadU(di, o.b.data() + c)};
-    for (int k = 0; k < corners; ++k) {
-      const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
-      const VI h = D == 2 ? hn::GatherIndex(di, perm_z0, hn::Add(hx[xb], iy[yb]))
-                          : hn::GatherIndex(di, perm, hn::Add(hn::GatherIndex(di, perm, hn::Add(hx[xb], iy[yb])), iz[zb]));
-      VF comp[3];
-      gradient_components<3>(h, comp);
-      const auto store = [&](VF v, double scale, double* dst, bool scaled) {
-        const auto lo_half = hn::PromoteTo(dd, hn::LowerHalf(dh, v));
-        const auto hi_half = hn::PromoteTo(dd, hn::UpperHalf(dh, v));
-        hn::StoreU(scaled ? hn::Mul(lo_half, hn::Set(dd, scale)) : lo_half, dd, dst);
-        hn::StoreU(scaled ? hn::Mul(hi_half, hn::Set(dd, scale)) : hi_half, dd, dst + Nd);
-      };
-      store(comp[0], 1.0, cgx + k * stride + c, false);
-      store(comp[1], py[yb], cgy + k * stride + c, true);
-      if constexpr (D == 3) store(comp[2], pz[zb], cgz + k * stride + c, true);
+    for (int xy = 0; xy < 4; ++xy) {  // the corner columns: x | y << 1
+      const int xb = xy & 1, yb = xy >> 1;
+      // 2-D: p[p[hx + iy]] in one lookup; 3-D: p[hx + iy] once for both z corners.
+      const VI h1 = hn::GatherIndex(di, D == 2 ? perm_z0 : perm, hn::Add(hx[xb], iy[yb]));
+      for (int zb = 0; zb < D - 1; ++zb) {
+        const int kz = xy | zb << 2;
+        const VI h = D == 2 ? h1 : hn::GatherIndex(di, perm, hn::Add(h1, iz[zb]));
+        VF comp[3];
+        gradient_components<D>(h, comp);
+        store(comp[0], 1.0, cgx + kz * stride + c);
+        store(comp[1], py[yb], cgy + kz * stride + c);
+        if constexpr (D == 3) store(comp[2], pz[zb], cgz + kz * stride + c);
+      }
     }
   }
 #endif
@@ -1250,18 +1254,17 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
         const VD fx = hn::LoadU(dd, o.fx.data() + i);
         const VD u = hn::LoadU(dd, o.u.data() + i);
         const VD px[2] = {fx, hn::Sub(fx, one)};
-        const std::int32_t c0 = o.cell[i], c1 = o.cell[i + N - 1];
-        const auto ci = hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
+        // The samples' cells: all one (a broadcast), or their indices for gathers.
+        const std::int32_t c0 = o.cell[i];
+        const bool one_cell = c0 == o.cell[i + N - 1];
+        const auto ci = one_cell ? hn::Zero(di64) : hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
+        const auto at = [&](const double* per_cell) {
+          return one_cell ? hn::Set(dd, per_cell[c0]) : hn::GatherIndex(dd, per_cell, ci);
+        };
         // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
         const auto dot = [&](int k) {
-          const double* x = cgx.data() + k * stride;
-          const double* y = cgy.data() + k * stride;
-          const double* z = cgz.data() + k * stride;
-          const bool one_cell = c0 == c1;
-          const VD gx = one_cell ? hn::Set(dd, x[c0]) : hn::GatherIndex(dd, x, ci);
-          const VD gy = one_cell ? hn::Set(dd, y[c0]) : hn::GatherIndex(dd, y, ci);
-          VD d = hn::Add(hn::Mul(gx, px[k & 1]), gy);
-          if constexpr (D == 3) d = hn::Add(d, one_cell ? hn::Set(dd, z[c0]) : hn::GatherIndex(dd, z, ci));
+          VD d = hn::Add(hn::Mul(at(cgx.data() + k * stride), px[k & 1]), at(cgy.data() + k * stride));
+          if constexpr (D == 3) d = hn::Add(d, at(cgz.data() + k * stride));
           return d;
         };
         const auto lerp = [](VD t, VD a, VD b) { return hn::Add(a, hn::Mul(t, hn::Sub(b, a))); };
