@@ -1151,9 +1151,9 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
                                    const octave_plan::axis_sample& ay,
                                    const octave_plan::axis_sample& az, std::size_t stride,
                                    double* cgx, double* cgy, double* cgz) {
-  constexpr int corners = 1 << D;
   const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
 #if HWY_TARGET == HWY_SCALAR
+  constexpr int corners = 1 << D;
   const std::int32_t* p = g.tables.perm.data();
   for (std::size_t c = 0; c < o.cells; ++c) {
     for (int k = 0; k < corners; ++k) {
