@@ -67,10 +67,7 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen, std
   b.raw_size = raw.size();
   b.adler = adler32(1, raw.data(), static_cast<uInt>(raw.size()));
   z_stream z{};
-  // Level 1, the fast one, matches runs only (zlib's Z_RLE): a 4096x4096 RGB render took 0.50 s
-  // instead of 0.72 s, for a file 6% larger (docs/render.md).
-  const int strategy = level == 1 ? Z_RLE : Z_DEFAULT_STRATEGY;
-  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy) != Z_OK) {
+  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     throw io_error("PNG: cannot start zlib");
   }
   b.deflated.resize(deflateBound(&z, static_cast<uLong>(raw.size())) + 64);
