@@ -13,8 +13,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "peers.hpp"
@@ -332,6 +335,24 @@ void register_scalar_era() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --perlin_max_target=NAME caps the SIMD target (perlin::set_max_target), to compare targets
+  // on one machine; taken out before Google Benchmark reads the rest.
+  constexpr std::string_view cap_flag = "--perlin_max_target=";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.substr(0, cap_flag.size()) == cap_flag) {
+      try {
+        perlin::set_max_target(a.substr(cap_flag.size()));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "perlin_bench: %s\n", e.what());
+        return 1;
+      }
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
   register_points();
   register_grid("grid2d", k_grid2d);
   register_grid("grid3d", k_grid3d);

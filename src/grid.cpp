@@ -78,6 +78,7 @@ std::vector<octave_params> octave_list(const field& f) {
 detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
   detail::hash_tables t;
   for (std::size_t i = 0; i < 512; ++i) t.perm[i] = perm[i];
+  for (std::size_t i = 0; i < 256; ++i) t.bytes[i] = static_cast<std::uint8_t>(perm[i]);
   for (std::size_t i = 0; i < 512; ++i) t.perm_z0[i] = perm[perm[i]];
   for (std::size_t i = 0; i < 512; ++i) {
     const std::size_t next = (i + 1) & 511;  // the doubled table repeats every 256

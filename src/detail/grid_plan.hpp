@@ -34,6 +34,9 @@ struct hash_tables {
   /// fetches the hashes of both corners along that axis.
   std::array<std::int32_t, 512 + 16> pairs{};
   std::array<std::int32_t, 512 + 16> pairs_z0{};
+  /// The permutation as bytes, for lookups of a byte per lane (64 at a time where the CPU has
+  /// a two-table byte permute): with every index mask 255, hashing is arithmetic modulo 256.
+  std::array<std::uint8_t, 256> bytes{};
 };
 
 /// One octave of a grid: where it samples and its tables along x (the row direction).

@@ -181,13 +181,12 @@ HWY_INLINE void hash_corners_v(const hash_tables& tb, VI a0, VI a1, const lanes_
   }
 }
 
-/// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core.
-template <int D, bool Improved, bool Strict, bool Pairs>
-HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const VF tx,
-                        const lanes_axis& y, const lanes_axis& z) {
+/// Blends the 2^D corners (D <= 3) of the hashes h (bits 0-7 of each lane; the gradient reads
+/// bits 0-3) at fraction fx and weight tx along x and the lattice data y, z.
+template <int D, bool Improved, bool Strict>
+HWY_INLINE VF blend_corners_v(const VI* h, const VF fx, const VF tx, const lanes_axis& y,
+                              const lanes_axis& z) {
   const DF df;
-  VI h[8];
-  hash_corners_v<D, Pairs>(tb, a0, a1, y, z, h);
   constexpr int n = 1 << D;
   VF c[8];
   if constexpr (Improved) {
@@ -209,6 +208,61 @@ HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const 
   if constexpr (D >= 3) c[0] = lerp_v<Strict>(z.t, c[0], c[1]);
   return c[0];
 }
+
+/// Hashes the 2^D corners (D <= 3) and blends them: the gather kernel's core.
+template <int D, bool Improved, bool Strict, bool Pairs>
+HWY_INLINE VF corners_v(const hash_tables& tb, VI a0, VI a1, const VF fx, const VF tx,
+                        const lanes_axis& y, const lanes_axis& z) {
+  VI h[8];
+  hash_corners_v<D, Pairs>(tb, a0, a1, y, z, h);
+  return blend_corners_v<D, Improved, Strict>(h, fx, tx, y, z);
+}
+
+#if HWY_TARGET == HWY_AVX3_DL
+/// Hashing a byte per lane, 64 samples at a time, where every index mask is 255 (so that the
+/// hash is arithmetic modulo 256): the permutation is four 64-byte registers, and a lookup is
+/// two two-table byte permutes (VBMI; 128 entries each) and a blend on the index's top bit,
+/// where gathers take one load per lane.
+class byte_hash {
+ public:
+  explicit byte_hash(const std::uint8_t* p)
+      : t_{_mm512_loadu_si512(p), _mm512_loadu_si512(p + 64), _mm512_loadu_si512(p + 128),
+           _mm512_loadu_si512(p + 192)} {}
+
+  /// p[i] in every byte lane.
+  HWY_INLINE __m512i operator()(__m512i i) const {
+    const __m512i lo = _mm512_permutex2var_epi8(t_[0], i, t_[1]);
+    const __m512i hi = _mm512_permutex2var_epi8(t_[2], i, t_[3]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(i), lo, hi);
+  }
+
+  /// The hashes of the 2^D corners of 64 samples, corner k (bit 0 = x, 1 = y, 2 = z) in h[k],
+  /// from the lattice indices i[a] (0-255, bytes, axis a < D): Ken Perlin's p[p[p[x] + y] + z],
+  /// with index 0 on the axes the noise does not have (the slice of the 3-D noise).
+  template <int D>
+  HWY_INLINE void corners(const __m512i* i, __m512i* h) const {
+    const __m512i one = _mm512_set1_epi8(1);
+    h[0] = (*this)(i[0]);
+    h[1] = (*this)(_mm512_add_epi8(i[0], one));
+    int m = 2;  // corners so far
+    for (int axis = 1; axis < 3; ++axis) {
+      if (axis < D) {
+        const __m512i i1 = _mm512_add_epi8(i[axis], one);
+        for (int k = 0; k < m; ++k) {
+          h[k + m] = (*this)(_mm512_add_epi8(h[k], i1));
+          h[k] = (*this)(_mm512_add_epi8(h[k], i[axis]));
+        }
+        m *= 2;
+      } else {
+        for (int k = 0; k < m; ++k) h[k] = (*this)(h[k]);
+      }
+    }
+  }
+
+ private:
+  __m512i t_[4];
+};
+#endif
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
 using row_axis = octave_plan::axis_sample;
@@ -751,22 +805,50 @@ void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, f
   }
 }
 
-/// Lattice data of one axis for a vector of float coordinates (octave frequency 1, no offset).
-/// Coordinates of 2^24 and beyond are integers: they are first reduced modulo 256 (exactly), so
-/// that the int32 conversion never overflows.
-template <bool Strict>
-HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
-                                       interpolation interp) {
+/// The integer floor(x) of every lane, modulo 256 (its low 8 bits), and the fraction x - floor(x).
+/// Floats of 2^24 and beyond are integers, and from 2^31 on multiples of 256. NaN and infinite
+/// x give a NaN fraction: the sample is NaN. The fraction of -0 is +0, as in the reference.
+HWY_INLINE VI floor_mod_256(VF x, VF& f) {
   const DF df;
   const DI di;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR
+  // x86's truncation turns NaN, infinities and |x| >= 2^31 into 0x80000000, whose low 8 bits
+  // are right for them; Highway's ConvertTo would saturate to 0x7fffffff instead.
+  const VF fl = hn::Floor(x);
+  f = hn::Sub(x, fl);
+#if HWY_TARGET == HWY_SSSE3
+  f = hn::Add(f, hn::Zero(df));  // the emulated Floor gives +0 for -0, and -0 - +0 is -0
+#endif
+  (void)di;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return VI{_mm512_cvttps_epi32(fl.raw)};
+#elif HWY_TARGET == HWY_AVX2
+  return VI{_mm256_cvttps_epi32(fl.raw)};
+#else
+  return VI{_mm_cvttps_epi32(fl.raw)};
+#endif
+#else
+  // Reduced modulo 256 first (exactly), so that the conversion never overflows.
   const VF big = hn::Set(df, 16777216.0f);
   const VF reduced = hn::Sub(
       x, hn::Mul(hn::Floor(hn::Mul(x, hn::Set(df, 1.0f / 256.0f))), hn::Set(df, 256.0f)));
   const VF xr = hn::IfThenElse(hn::Ge(hn::Abs(x), big), reduced, x);
   const VF fl = hn::Floor(xr);
-  const VF f = hn::Sub(xr, fl);  // NaN for NaN and infinite x: the sample is NaN
+  f = hn::Add(hn::Sub(xr, fl), hn::Zero(df));  // +0 for -0, where Floor(-0) is +0
   // NaN lanes convert as 0 (Highway's emulated targets would cast NaN to int, which is UB).
-  const VI i = hn::ConvertTo(di, hn::IfThenElseZero(hn::Eq(fl, fl), fl));
+  return hn::ConvertTo(di, hn::IfThenElseZero(hn::Eq(fl, fl), fl));
+#endif
+}
+
+/// Lattice data of one axis for a vector of float coordinates (octave frequency 1, no offset);
+/// `mask` is 2^k - 1 <= 255.
+template <bool Strict>
+HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
+                                       interpolation interp) {
+  const DF df;
+  const DI di;
+  VF f;
+  const VI i = floor_mod_256(x, f);
   const VI m = hn::Set(di, static_cast<std::int32_t>(mask));
   lanes_axis a{hn::And(i, m), hn::And(hn::Add(i, hn::Set(di, 1)), m), f, f};
   if (improved || interp == interpolation::quintic) {
@@ -776,6 +858,52 @@ HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
   }
   return a;
 }
+
+#if HWY_TARGET == HWY_AVX3_DL
+/// The hot point loop (one plain octave at frequency 1, every mask 255) 64 points at a time,
+/// hashed a byte per lane (byte_hash): point 16 v + j sits in byte v of 32-bit lane j, so that
+/// packing and unpacking are shifts within lanes. Returns where it stopped (end, or fewer than
+/// 64 points before it). `out` is the output of point 0.
+template <int D, bool Improved, bool Strict>
+std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t end, float* out) {
+  const DF df;
+  const DI di;
+  constexpr std::size_t N = 16;
+  static_assert(hn::MaxLanes(DF()) == N);
+  const byte_hash p(pp.tables.bytes.data());
+  const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+  for (; i + 4 * N <= end; i += 4 * N) {
+    lanes_axis ax[4][3];
+    __m512i idx[3];
+    for (int a = 0; a < D; ++a) {
+      VI packed = hn::Zero(di);
+      for (int v = 0; v < 4; ++v) {
+        ax[v][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + v * N), 255u,
+                                            Improved, pp.interp);
+        packed = hn::Or(packed, hn::ShiftLeftSame(ax[v][a].i0, 8 * v));
+      }
+      idx[a] = packed.raw;
+    }
+    __m512i bytes[8];
+    p.corners<D>(idx, bytes);
+    for (int v = 0; v < 4; ++v) {
+      VI h[8];
+      for (int k = 0; k < (1 << D); ++k) {
+        VI b;
+        b.raw = bytes[k];
+        b = hn::ShiftRightSame(b, 8 * v);
+        // The gradient reads bits 0-3 only; value noise reads the whole byte.
+        h[k] = Improved ? b : hn::And(b, hn::Set(di, 255));
+      }
+      const VF n = blend_corners_v<D, Improved, Strict>(h, ax[v][0].f, ax[v][0].t,
+                                                        D >= 2 ? ax[v][1] : none,
+                                                        D >= 3 ? ax[v][2] : none);
+      hn::StoreU(n, df, out + i + v * N);
+    }
+  }
+  return i;
+}
+#endif
 
 template <int D, bool Improved, bool Strict>
 void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
@@ -806,6 +934,9 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   if (raw && from_coords && !pp.normalize && pairs[0]) {
     // The hot case (one plain octave): several vectors per iteration, so that their gathers
     // overlap each other's latency (the hash is three dependent gathers deep).
+#if HWY_TARGET == HWY_AVX3_DL
+    i = points_by_bytes<D, Improved, Strict>(pp, i, end, out - begin);
+#endif
     const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
     constexpr std::size_t U = 2;
     for (; i + U * N <= end; i += U * N) {
