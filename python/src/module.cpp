@@ -351,10 +351,7 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
   perlin_render::frame_buffer<std::uint8_t> pixels;
   {
     py::gil_scoped_release release;
-    perlin_render::prepare(r, v);
-    perlin_render::render_frame(r, 0, v);
-    perlin_render::apply_formula(r, v);
-    pixels = perlin_render::to_pixels(r, v);
+    pixels = perlin_render::render_pixels(r, 0, v);
   }
   const auto h = static_cast<py::ssize_t>(r.height), w = static_cast<py::ssize_t>(r.width);
   if (r.cmap != nullptr) {

@@ -13,14 +13,102 @@
 
 namespace perlin_render {
 
+namespace {
+
+/// Frames are evaluated in bands of about 2^20 samples (so that the progress bar moves, and a
+/// band's values are still in cache when they are mapped to pixels): whole lines (rows, or
+/// slices of a volume) of `line_size` samples each.
+std::size_t band_lines(std::size_t line_size) {
+  return std::max<std::size_t>(1, (std::size_t{1} << 20) / line_size);
+}
+
+/// Lines [line, line + count) of `g` along `axis`; `first` keeps their coordinates those of g.
+perlin::grid band_of(const perlin::grid& g, std::size_t axis, std::size_t line, std::size_t count) {
+  perlin::grid part = g;
+  part.count[axis] = count;
+  part.first[axis] = g.first[axis] + static_cast<std::int64_t>(line);
+  return part;
+}
+
+/// Evaluates the band `part` into `out`; for a relief also its gradient, planar in `gradient`
+/// (plane k: the partial along axis k; resized to the band).
+void evaluate_band(const render_plan& r, const perlin::grid& part, std::span<float> out,
+                   std::vector<float>& gradient) {
+  if (r.shaded) {
+    gradient.resize(part.dims * out.size());
+    perlin::fill_grid_deriv(r.field, part, out, gradient, r.bulk);
+  } else {
+    perlin::fill_grid(r.field, part, out, r.bulk);
+  }
+}
+
+/// Marble and wood on rows [row_begin, row_end) of a slice of grid g; `rows` is row row_begin.
+void formula_rows(const render_plan& r, const perlin::grid& g, float* rows, std::size_t row_begin,
+                  std::size_t row_end) {
+  if (r.f == formula::plain) return;
+  for (std::size_t j = row_begin; j < row_end; ++j) {
+    const double y = g.coordinate(1, j);
+    float* row = rows + (j - row_begin) * r.width;
+    for (std::size_t i = 0; i < r.width; ++i) {
+      const double x = g.coordinate(0, i);
+      row[i] = static_cast<float>(r.f == formula::marble ? marble(r.marble_stripes, x, row[i])
+                                                         : wood(x, y, row[i]));
+    }
+  }
+}
+
+/// Bytes per pixel of the plan's pixels.
+std::size_t pixel_bytes(const render_plan& r) {
+  return r.cmap != nullptr ? 3 : static_cast<std::size_t>(r.bits / 8);
+}
+
+/// Maps the n values (with a relief, its partials gx and gy) to pixels at `out`, lo and hi to
+/// black and white. Each pixel on its own: the same bytes for every thread count and band.
+void map_pixels(const render_plan& r, double lo, double hi, const float* values, const float* gx,
+                const float* gy, std::size_t n, std::uint8_t* out) {
+  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
+  if (r.cmap == nullptr) {
+    const double scale = r.bits == 16 ? 65535.0 : 255.0;
+    perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        const double t = perlin::to_unit(values[i], lo, hi);
+        const auto q = static_cast<std::uint16_t>(round_half_away((r.invert ? 1 - t : t) * scale));
+        if (r.bits == 16) {
+          std::memcpy(out + 2 * i, &q, 2);
+        } else {
+          out[i] = static_cast<std::uint8_t>(q);
+        }
+      }
+    });
+    return;
+  }
+  perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const double t = perlin::to_unit(values[i], lo, hi);
+      auto rgb = ramp(*r.cmap, r.invert ? 1 - t : t);
+      if (r.shaded && t > 0.5) {  // land only: the sea stays flat
+        const double shade = relief_shade(gx[i], gy[i]);
+        for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));
+      }
+      std::copy(rgb.begin(), rgb.end(), out + 3 * i);
+    }
+  });
+}
+
+/// The fraction of the render done when `done` of `lines` lines of frame `frame` are.
+double done_fraction(const render_plan& r, std::size_t frame, std::size_t done, std::size_t lines) {
+  return (static_cast<double>(frame) + static_cast<double>(done) / static_cast<double>(lines)) /
+         static_cast<double>(std::max<std::size_t>(1, r.frames));
+}
+
+}  // namespace
+
 void prepare(const render_plan& r, frame_values& v) {
   v.values.resize(r.samples());
   v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
 }
 
-
-/// Evaluates the field on the frame's grid, in bands (rows, or slices of a volume) so that the
-/// progress bar moves; `first` keeps each band's coordinates those of the whole grid.
+/// Evaluates the field on the frame's grid, in bands (rows, or slices of a volume).
 void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
                   const std::function<void(double)>& progress) {
   v.grid = r.frame_grid(frame);
@@ -29,45 +117,26 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
   const std::size_t axis = r.depth > 0 ? 2 : 1;  // banded along y, or z for a volume
   const std::size_t lines = g.count[axis];
   const std::size_t line_size = n / lines;
-  const std::size_t band = std::max<std::size_t>(1, (std::size_t{1} << 20) / line_size);
+  const std::size_t band = band_lines(line_size);
   std::vector<float> band_gradient;
   for (std::size_t line = 0; line < lines; line += band) {
-    perlin::grid part = g;
-    part.count[axis] = std::min(band, lines - line);
-    part.first[axis] = g.first[axis] + static_cast<std::int64_t>(line);
+    const perlin::grid part = band_of(g, axis, line, std::min(band, lines - line));
     const std::size_t m = part.count[axis] * line_size;
-    const std::span<float> out(v.values.data() + line * line_size, m);
+    evaluate_band(r, part, std::span<float>(v.values.data() + line * line_size, m), band_gradient);
     if (r.shaded) {
-      band_gradient.resize(g.dims * m);
-      perlin::fill_grid_deriv(r.field, part, out, band_gradient, r.bulk);
       for (std::size_t k = 0; k < 2; ++k) {
         std::copy_n(band_gradient.data() + k * m, m, v.gradient.data() + k * n + line * line_size);
       }
-    } else {
-      perlin::fill_grid(r.field, part, out, r.bulk);
     }
-    if (progress) {
-      progress((static_cast<double>(frame) + static_cast<double>(line + part.count[axis]) /
-                                                 static_cast<double>(lines)) /
-               static_cast<double>(std::max<std::size_t>(1, r.frames)));
-    }
+    if (progress) progress(done_fraction(r, frame, line + part.count[axis], lines));
   }
 }
 
 /// Marble and wood: the formula at each pixel's noise coordinates, on every slice.
 void apply_formula(const render_plan& r, frame_values& v) {
-  if (r.f == formula::plain) return;
   const std::size_t slices = std::max<std::size_t>(1, r.depth);
   for (std::size_t s = 0; s < slices; ++s) {
-    for (std::size_t j = 0; j < r.height; ++j) {
-      const double y = v.grid.coordinate(1, j);
-      float* row = v.values.data() + (s * r.height + j) * r.width;
-      for (std::size_t i = 0; i < r.width; ++i) {
-        const double x = v.grid.coordinate(0, i);
-        row[i] = static_cast<float>(r.f == formula::marble ? marble(r.marble_stripes, x, row[i])
-                                                           : wood(x, y, row[i]));
-      }
-    }
+    formula_rows(r, v.grid, v.values.data() + s * r.height * r.width, 0, r.height);
   }
 }
 
@@ -85,41 +154,40 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 
 /// Grey (8 or 16 bit) or colormapped (and shaded) pixels of a 2-D frame.
 frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v) {
-  // Plain variables, not a structured binding: the lambdas below capture them (clang 14 cannot
-  // capture bindings).
-  const std::pair<double, double> bounds = value_bounds(r, v);
-  const double lo = bounds.first, hi = bounds.second;
+  const auto [lo, hi] = value_bounds(r, v);
   const std::size_t n = v.values.size();
-  // Each pixel on its own: the same bytes for every thread count.
-  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
-  if (r.cmap == nullptr) {
-    const double scale = r.bits == 16 ? 65535.0 : 255.0;
-    frame_buffer<std::uint8_t> pixels(n * static_cast<std::size_t>(r.bits / 8));
-    perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        const double t = perlin::to_unit(v.values[i], lo, hi);
-        const auto q = static_cast<std::uint16_t>(round_half_away((r.invert ? 1 - t : t) * scale));
-        if (r.bits == 16) {
-          std::memcpy(pixels.data() + 2 * i, &q, 2);
-        } else {
-          pixels[i] = static_cast<std::uint8_t>(q);
-        }
-      }
-    });
-    return pixels;
+  frame_buffer<std::uint8_t> pixels(n * pixel_bytes(r));
+  const float* g = v.gradient.data();
+  map_pixels(r, lo, hi, v.values.data(), g, r.shaded ? g + n : nullptr, n, pixels.data());
+  return pixels;
+}
+
+bool pixels_by_bands(const render_plan& r) { return r.depth == 0 && !r.stretch; }
+
+frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame, frame_values& v,
+                                         const std::function<void(double)>& progress) {
+  if (!pixels_by_bands(r)) {
+    if (v.values.size() != r.samples()) prepare(r, v);
+    render_frame(r, frame, v, progress);
+    apply_formula(r, v);
+    return to_pixels(r, v);
   }
-  frame_buffer<std::uint8_t> pixels(3 * n);
-  perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      const double t = perlin::to_unit(v.values[i], lo, hi);
-      auto rgb = ramp(*r.cmap, r.invert ? 1 - t : t);
-      if (r.shaded && t > 0.5) {  // land only: the sea stays flat
-        const double shade = relief_shade(v.gradient[i], v.gradient[n + i]);
-        for (auto& c : rgb) c = static_cast<std::uint8_t>(std::clamp(c * shade, 0.0, 255.0));
-      }
-      std::copy(rgb.begin(), rgb.end(), pixels.begin() + static_cast<std::ptrdiff_t>(3 * i));
-    }
-  });
+  const perlin::grid g = r.frame_grid(frame);
+  const std::size_t band = band_lines(r.width);
+  frame_buffer<std::uint8_t> pixels(r.samples() * pixel_bytes(r));
+  frame_buffer<float> values;
+  std::vector<float> gradient;
+  for (std::size_t row = 0; row < r.height; row += band) {
+    const perlin::grid part = band_of(g, 1, row, std::min(band, r.height - row));
+    const std::size_t m = part.count[1] * r.width;
+    values.resize(m);
+    evaluate_band(r, part, values, gradient);
+    formula_rows(r, g, values.data(), row, row + part.count[1]);
+    const float* gx = gradient.data();
+    map_pixels(r, r.lo, r.hi, values.data(), gx, r.shaded ? gx + m : nullptr, m,
+               pixels.data() + row * r.width * pixel_bytes(r));
+    if (progress) progress(done_fraction(r, frame, row + part.count[1], r.height));
+  }
   return pixels;
 }
 

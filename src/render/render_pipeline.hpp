@@ -60,4 +60,14 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 /// 2-D frame, rows top to bottom.
 frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v);
 
+/// True when frame pixels can be made band by band: a 2-D image whose black and white are the
+/// plan's (no --stretch, which needs the whole frame's min and max first).
+bool pixels_by_bands(const render_plan& r);
+/// The pixels of frame `frame`: the bytes of render_frame, apply_formula and to_pixels. With
+/// pixels_by_bands(r), each band of rows is mapped while its values are still in cache and the
+/// frame's values (and a relief's gradient: 768 MB at 8192x8192) are never held whole; else
+/// through `v` (sized by prepare when it is not).
+frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame, frame_values& v,
+                                         const std::function<void(double)>& progress = {});
+
 }  // namespace perlin_render

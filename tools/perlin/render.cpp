@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -53,7 +54,14 @@ class signals_held {
 
 namespace {
 
-/// The bytes of the frame's file: a PNG of its pixels, or a .npy of its values.
+/// The PNG pixel format of the plan's pixels.
+perlin::pixel_format png_format(const render_plan& r) {
+  return r.cmap != nullptr ? perlin::pixel_format::rgb8
+         : r.bits == 16    ? perlin::pixel_format::gray16
+                           : perlin::pixel_format::gray8;
+}
+
+/// The bytes of the frame's file other than a PNG: .npy, RAW, TIFF or EXR.
 std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values& v) {
   const std::size_t pages = std::max<std::size_t>(1, r.depth);
   const auto grey16 = [&] {  // the 16-bit grey mapping, as the PNG's samples
@@ -76,18 +84,30 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
     }
     default: break;
   }
-  if (!r.png) {
-    std::vector<std::size_t> shape;
-    if (r.depth > 0) shape.push_back(r.depth);
-    shape.push_back(r.height);
-    shape.push_back(r.width);
-    return perlin::encode_npy(shape, v.values);
+  std::vector<std::size_t> shape;
+  if (r.depth > 0) shape.push_back(r.depth);
+  shape.push_back(r.height);
+  shape.push_back(r.width);
+  return perlin::encode_npy(shape, v.values);
+}
+
+/// Evaluates frame `frame` and returns its file's bytes: a PNG from its pixels (render_pixels:
+/// band by band where it can), or encode_frame's file from its values. `progress` is told the
+/// fraction of the render evaluated, `encoding` when the encoding starts.
+std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, frame_values& v,
+                                     const std::function<void(double)>& progress,
+                                     const std::function<void()>& encoding) {
+  if (r.format == file_format::png) {
+    const auto pixels = render_pixels(r, frame, v, progress);
+    encoding();
+    return perlin::encode_png(r.width, r.height, png_format(r), pixels,
+                              {.compression = r.compression, .threads = r.bulk.threads});
   }
-  const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
-                      : r.bits == 16    ? perlin::pixel_format::gray16
-                                        : perlin::pixel_format::gray8;
-  return perlin::encode_png(r.width, r.height, format, to_pixels(r, v),
-                            {.compression = r.compression, .threads = r.bulk.threads});
+  if (v.values.size() != r.samples()) prepare(r, v);
+  render_frame(r, frame, v, progress);
+  apply_formula(r, v);
+  encoding();
+  return encode_frame(r, v);
 }
 
 int run_render(const render_options& o, CLI::App* cmd) {
@@ -101,10 +121,7 @@ int run_render(const render_options& o, CLI::App* cmd) {
   frame_values v;
   if (r.to_stdout) {
     // -o -: the file's bytes on standard output (main checks the last flush).
-    prepare(r, v);
-    render_frame(r, 0, v, [&bar](double f) { bar.update(f); });
-    apply_formula(r, v);
-    const auto bytes = encode_frame(r, v);
+    const auto bytes = frame_file(r, 0, v, [&bar](double f) { bar.update(f); }, [] {});
     if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
       throw perlin::io_error(std::string("cannot write to standard output: ") + std::strerror(errno));
     }
@@ -112,7 +129,6 @@ int run_render(const render_options& o, CLI::App* cmd) {
   }
   // The output folder must accept files before the work starts.
   perlin::check_writable(r.frame_path(0));
-  prepare(r, v);
   // Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
   // .npy is mostly writing).
   const double frames = static_cast<double>(std::max<std::size_t>(1, r.frames));
@@ -123,19 +139,15 @@ int run_render(const render_options& o, CLI::App* cmd) {
   const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
   if (r.animated) {
     // One APNG: each frame compressed as it comes, one pending file at the end.
-    const auto format = r.cmap != nullptr ? perlin::pixel_format::rgb8
-                        : r.bits == 16    ? perlin::pixel_format::gray16
-                                          : perlin::pixel_format::gray8;
-    perlin::apng_writer apng(r.width, r.height, format, r.fps,
+    perlin::apng_writer apng(r.width, r.height, png_format(r), r.fps,
                              {.compression = r.compression, .threads = r.bulk.threads});
     for (std::size_t frame = 0; frame < frame_count; ++frame) {
       const double base = static_cast<double>(frame) / frames;
-      render_frame(r, frame, v, [&](double f) {
+      const auto pixels = render_pixels(r, frame, v, [&](double f) {
         bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
       });
-      apply_formula(r, v);
       bar.update(base + eval_share / frames, "encoding");
-      apng.add_frame(to_pixels(r, v));
+      apng.add_frame(pixels);
     }
     perlin::pending_file file(r.output);
     const auto bytes = apng.finish();
@@ -146,13 +158,13 @@ int run_render(const render_options& o, CLI::App* cmd) {
   }
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
     const double base = static_cast<double>(frame) / frames;
-    render_frame(r, frame, v, [&](double f) {
-      bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
-    });
-    apply_formula(r, v);
+    const auto bytes = frame_file(
+        r, frame, v,
+        [&](double f) {
+          bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
+        },
+        [&] { bar.update(base + eval_share / frames, "encoding"); });
     files.emplace_back(r.frame_path(frame));
-    bar.update(base + eval_share / frames, "encoding");
-    const auto bytes = encode_frame(r, v);
     bar.update(base + (eval_share + encode_share) / frames, "writing");
     files.back().write(bytes.data(), bytes.size());
     files.back().finish();
