@@ -1159,6 +1159,113 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
   return blend_tree<Strict>(d, D, t);
 }
 
+/// The fractal sum of a vector of samples at double coordinates, and its gradient, octave by
+/// octave (points_d_t).
+template <int D, bool Strict, bool Grad>
+struct deriv_sum {
+  VF total, weight;
+  VF g[3], dweight[3];
+
+  // Written out: an implicit constructor would lack the target's attributes.
+  HWY_INLINE deriv_sum()
+      : total(hn::Zero(DF())),
+        weight(hn::Set(DF(), 1.0f)),
+        g{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())},
+        dweight{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())} {}
+
+  /// Adds octave oi's noise n and its partials dn (with respect to the lattice coordinates).
+  HWY_INLINE void add(const points_plan& pp, std::size_t oi, VF n, VF* dn) {
+    const DF df;
+    const VF amp = hn::Set(df, pp.amp[oi]);
+    if constexpr (Grad) {
+      const VF freq = hn::Set(df, static_cast<float>(pp.freq[oi]));
+      for (int k = 0; k < D; ++k) dn[k] = hn::Mul(dn[k], freq);
+      with_kind(pp.kind, [&]<fractal_kind Kind>() {
+        combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight);
+      });
+    } else {
+      with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight); });
+    }
+  }
+
+  /// Stores the first `lanes` samples at out[i] (and grad[k][i]), normalised if the plan says.
+  HWY_INLINE void store(const points_plan& pp, float* out, float* const* grad, std::size_t i,
+                        std::size_t lanes) {
+    const DF df;
+    if (pp.normalize) {
+      const VF by = hn::Set(df, pp.normalize_by);
+      total = hn::Mul(total, by);
+      for (int k = 0; k < D; ++k) g[k] = hn::Mul(g[k], by);
+    }
+    HWY_ALIGN float tmp[64];
+    hn::Store(total, df, tmp);
+    std::copy(tmp, tmp + lanes, out + i);
+    if constexpr (Grad) {
+      for (int k = 0; k < D; ++k) {
+        hn::Store(g[k], df, tmp);
+        std::copy(tmp, tmp + lanes, grad[k] + i);
+      }
+    }
+  }
+};
+
+#if HWY_TARGET == HWY_AVX3_DL
+/// points_d_t's samples 64 at a time where no octave has a period below 256 (every mask 255),
+/// hashed a byte per lane (byte_hash; the layout of points_by_bytes). Returns where it stopped.
+template <int D, bool Improved, bool Strict, bool Grad>
+std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord, std::size_t count,
+                              float* out, float* const* grad) {
+  const DF df;
+  const DI di;
+  constexpr std::size_t N = 16;
+  static_assert(hn::MaxLanes(DF()) == N);
+  for (const auto& m : pp.mask) {
+    for (int a = 0; a < D; ++a) {
+      if (m[a] != 255u) return 0;
+    }
+  }
+  const byte_hash p(pp.tables.bytes.data());
+  const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+  std::size_t i = 0;
+  for (; i + 4 * N <= count; i += 4 * N) {
+    deriv_sum<D, Strict, Grad> sum[4];
+    for (std::size_t oi = 0; oi < pp.amp.size(); ++oi) {
+      lanes_axis ax[4][3];
+      VF dt[4][3];
+      __m512i idx[3];
+      for (int a = 0; a < D; ++a) {
+        VI packed = hn::Zero(di);
+        for (int v = 0; v < 4; ++v) {
+          ax[v][a] = axis_from_doubles<Strict>(coord[a] + i + v * N, pp.freq[oi], pp.offset[oi][a], 255u,
+                                               Improved, pp.interp, dt[v][a]);
+          packed = hn::Or(packed, hn::ShiftLeftSame(ax[v][a].i0, 8 * v));
+        }
+        idx[a] = packed.raw;
+      }
+      for (int a = D; a < 3; ++a) {
+        for (int v = 0; v < 4; ++v) ax[v][a] = none;
+      }
+      __m512i bytes[8];
+      p.corners<D>(idx, bytes);
+      for (int v = 0; v < 4; ++v) {
+        VI h[8];
+        for (int k = 0; k < (1 << D); ++k) {
+          VI b;
+          b.raw = bytes[k];
+          b = hn::ShiftRightSame(b, 8 * v);
+          h[k] = Improved ? b : hn::And(b, hn::Set(di, 255));  // the gradient reads bits 0-3
+        }
+        VF dn[3];
+        const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax[v], dt[v], dn);
+        sum[v].add(pp, oi, n, dn);
+      }
+    }
+    for (int v = 0; v < 4; ++v) sum[v].store(pp, out, grad, i + v * N, N);
+  }
+  return i;
+}
+#endif
+
 template <int D, bool Improved, bool Strict, bool Grad>
 void points_d_t(const points_plan& pp, const double* const* coord, std::size_t count, float* out,
                 float* const* grad) {
@@ -1168,13 +1275,16 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
   const std::int32_t* p = pp.tables.perm.data();
   const std::size_t octaves = pp.amp.size();
   HWY_ALIGN double tail[3][64];  // the last, partial vector, padded with its last sample
-  HWY_ALIGN float tmp[4][64];
   bool pairs[k_max_octaves];
   for (std::size_t oi = 0; oi < octaves && oi < k_max_octaves; ++oi) {
     pairs[oi] = true;
     for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
   }
-  for (std::size_t i = 0; i < count; i += N) {
+  std::size_t start = 0;
+#if HWY_TARGET == HWY_AVX3_DL
+  start = points_d_by_bytes<D, Improved, Strict, Grad>(pp, coord, count, out, grad);
+#endif
+  for (std::size_t i = start; i < count; i += N) {
     const std::size_t lanes = std::min(N, count - i);
     const double* x[3] = {};
     for (int a = 0; a < D; ++a) {
@@ -1184,10 +1294,7 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
         x[a] = tail[a];
       }
     }
-    VF total = hn::Zero(df);
-    VF weight = hn::Set(df, 1.0f);
-    VF g[3] = {hn::Zero(df), hn::Zero(df), hn::Zero(df)};
-    VF dweight[3] = {hn::Zero(df), hn::Zero(df), hn::Zero(df)};
+    deriv_sum<D, Strict, Grad> sum;
     for (std::size_t oi = 0; oi < octaves; ++oi) {
       lanes_axis ax[3];
       VF dt[3];
@@ -1207,30 +1314,9 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
       }
       VF dn[3];
       const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax, dt, dn);
-      const VF amp = hn::Set(df, pp.amp[oi]);
-      if constexpr (Grad) {
-        const VF freq = hn::Set(df, static_cast<float>(pp.freq[oi]));
-        for (int k = 0; k < D; ++k) dn[k] = hn::Mul(dn[k], freq);
-        with_kind(pp.kind, [&]<fractal_kind Kind>() {
-          combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight);
-        });
-      } else {
-        with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight); });
-      }
+      sum.add(pp, oi, n, dn);
     }
-    if (pp.normalize) {
-      const VF by = hn::Set(df, pp.normalize_by);
-      total = hn::Mul(total, by);
-      for (int k = 0; k < D; ++k) g[k] = hn::Mul(g[k], by);
-    }
-    hn::Store(total, df, tmp[0]);
-    std::copy(tmp[0], tmp[0] + lanes, out + i);
-    if constexpr (Grad) {
-      for (int k = 0; k < D; ++k) {
-        hn::Store(g[k], df, tmp[1 + k]);
-        std::copy(tmp[1 + k], tmp[1 + k] + lanes, grad[k] + i);
-      }
-    }
+    sum.store(pp, out, grad, i, lanes);
   }
 }
 
