@@ -811,7 +811,8 @@ void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, f
 HWY_INLINE VI floor_mod_256(VF x, VF& f) {
   const DF df;
   const DI di;
-#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || \
+    HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
   // x86's truncation turns NaN, infinities and |x| >= 2^31 into 0x80000000, whose low 8 bits
   // are right for them; Highway's ConvertTo would saturate to 0x7fffffff instead.
   const VF fl = hn::Floor(x);
@@ -827,7 +828,7 @@ HWY_INLINE VI floor_mod_256(VF x, VF& f) {
 #else
   return VI{_mm_cvttps_epi32(fl.raw)};
 #endif
-#else
+#else  // every other target (Arm, the scalar fallback)
   // Reduced modulo 256 first (exactly), so that the conversion never overflows.
   const VF big = hn::Set(df, 16777216.0f);
   const VF reduced = hn::Sub(
