@@ -906,6 +906,10 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
 }
 #endif
 
+template <int D, bool Improved, bool Strict, bool Grad>
+void points_d_t(const points_plan& pp, const double* const* coord, std::size_t count, float* out,
+                float* const* grad);
+
 template <int D, bool Improved, bool Strict>
 void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
   const DF df;
@@ -927,6 +931,22 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   // One octave of plain noise: the value is the noise itself.
   const bool raw = octaves == 1 && pp.amp[0] == 1.0f &&
                    (pp.kind == fractal_kind::none || pp.kind == fractal_kind::fbm);
+  if (!from_coords && (Improved || pp.interp != interpolation::cosine)) {
+    // Octaves off frequency 1 (fractals, offsets): the double-coordinate kernel, which splits
+    // each octave's x * freq + offset in double vectors, on the coordinates widened exactly.
+    constexpr std::size_t B = 512;
+    HWY_ALIGN double wide[3][B];
+    for (std::size_t b = begin; b < end; b += B) {
+      const std::size_t m = std::min(B, end - b);
+      const double* c[3] = {wide[0], wide[1], wide[2]};
+      for (int a = 0; a < D; ++a) {
+        for (std::size_t l = 0; l < m; ++l) wide[a][l] = pp.coord[a][b + l];
+      }
+      points_d_t<D, Improved, Strict, false>(pp, c, m, out + (b - begin), nullptr);
+    }
+    return;
+  }
+  // Cosine value noise: a prepass in double per lane.
   HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
