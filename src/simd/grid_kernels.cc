@@ -236,6 +236,22 @@ class byte_hash {
     return _mm512_mask_blend_epi8(_mm512_movepi8_mask(i), lo, hi);
   }
 
+  /// Vector v's (0-3) indices i (0-255 per 32-bit lane) added to the byte layout `packed`:
+  /// sample 16 v + j sits in byte v of 32-bit lane j.
+  static HWY_INLINE VI pack(VI packed, VI i, int v) {
+    return hn::Or(packed, hn::ShiftLeftSame(i, 8 * v));
+  }
+
+  /// Vector v's hashes from the byte layout. The gradient reads bits 0-3 only, so improved noise
+  /// leaves the bytes above in place; value noise reads the whole byte.
+  template <bool Improved>
+  static HWY_INLINE VI unpack(__m512i bytes, int v) {
+    VI b;
+    b.raw = bytes;
+    b = hn::ShiftRightSame(b, 8 * v);
+    return Improved ? b : hn::And(b, hn::Set(DI(), 255));
+  }
+
   /// The hashes of the 2^D corners of 64 samples, corner k (bit 0 = x, 1 = y, 2 = z) in h[k],
   /// from the lattice indices i[a] (0-255, bytes, axis a < D): Ken Perlin's p[p[p[x] + y] + z],
   /// with index 0 on the axes the noise does not have (the slice of the 3-D noise).
@@ -881,7 +897,7 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
       for (int v = 0; v < 4; ++v) {
         ax[v][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + v * N), 255u,
                                             Improved, pp.interp);
-        packed = hn::Or(packed, hn::ShiftLeftSame(ax[v][a].i0, 8 * v));
+        packed = byte_hash::pack(packed, ax[v][a].i0, v);
       }
       idx[a] = packed.raw;
     }
@@ -889,13 +905,7 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
     p.corners<D>(idx, bytes);
     for (int v = 0; v < 4; ++v) {
       VI h[8];
-      for (int k = 0; k < (1 << D); ++k) {
-        VI b;
-        b.raw = bytes[k];
-        b = hn::ShiftRightSame(b, 8 * v);
-        // The gradient reads bits 0-3 only; value noise reads the whole byte.
-        h[k] = Improved ? b : hn::And(b, hn::Set(di, 255));
-      }
+      for (int k = 0; k < (1 << D); ++k) h[k] = byte_hash::unpack<Improved>(bytes[k], v);
       const VF n = blend_corners_v<D, Improved, Strict>(h, ax[v][0].f, ax[v][0].t,
                                                         D >= 2 ? ax[v][1] : none,
                                                         D >= 3 ? ax[v][2] : none);
@@ -1259,7 +1269,7 @@ std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord,
         for (int v = 0; v < 4; ++v) {
           ax[v][a] = axis_from_doubles<Strict>(coord[a] + i + v * N, pp.freq[oi], pp.offset[oi][a], 255u,
                                                Improved, pp.interp, dt[v][a]);
-          packed = hn::Or(packed, hn::ShiftLeftSame(ax[v][a].i0, 8 * v));
+          packed = byte_hash::pack(packed, ax[v][a].i0, v);
         }
         idx[a] = packed.raw;
       }
@@ -1270,12 +1280,7 @@ std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord,
       p.corners<D>(idx, bytes);
       for (int v = 0; v < 4; ++v) {
         VI h[8];
-        for (int k = 0; k < (1 << D); ++k) {
-          VI b;
-          b.raw = bytes[k];
-          b = hn::ShiftRightSame(b, 8 * v);
-          h[k] = Improved ? b : hn::And(b, hn::Set(di, 255));  // the gradient reads bits 0-3
-        }
+        for (int k = 0; k < (1 << D); ++k) h[k] = byte_hash::unpack<Improved>(bytes[k], v);
         VF dn[3];
         const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax[v], dt[v], dn);
         sum[v].add(pp, oi, n, dn);
