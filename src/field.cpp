@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "detail/kernel.hpp"
+#include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
 #include "detail/warp.hpp"
@@ -71,6 +73,22 @@ T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
 
 template <class T>
 T field::eval(std::span<const T> p, std::span<T> gradient) const {
+  // The commonest single call, one plain octave of improved noise in 2-D or 3-D on the aligned
+  // plane, goes straight to the fractal's plain_octave (the operations, so the bits, of the
+  // general route below, without its variant visit and dimension dispatch).
+  if (gradient.empty() && plane_ == perlin::plane::aligned && fractal_.kind() == fractal_kind::none &&
+      !warped() && (p.size() == 2 || p.size() == 3)) {
+    if (const auto* n = std::get_if<improved_noise>(&base_)) {
+      const auto plain3 = [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
+        return detail::improved<3, T>(perm, w, q, dq);
+      };
+      const auto plain2 = [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
+        return detail::improved<2, T>(perm, w, q, dq);
+      };
+      return p.size() == 3 ? detail::plain_octave<3, T>(fractal_, n->lattice(), plain3, p.data())
+                           : detail::plain_octave<2, T>(fractal_, n->lattice(), plain2, p.data());
+    }
+  }
   const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };
   if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
   // Rotated: x, y, z turned (in double, then T), w as it is; the gradient turned back (R^T).
