@@ -79,14 +79,9 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
   if (gradient.empty() && plane_ == perlin::plane::aligned && fractal_.kind() == fractal_kind::none &&
       !warped() && (p.size() == 2 || p.size() == 3)) {
     if (const auto* n = std::get_if<improved_noise>(&base_)) {
-      const auto plain3 = [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
-        return detail::improved<3, T>(perm, w, q, dq);
-      };
-      const auto plain2 = [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
-        return detail::improved<2, T>(perm, w, q, dq);
-      };
-      return p.size() == 3 ? detail::plain_octave<3, T>(fractal_, n->lattice(), plain3, p.data())
-                           : detail::plain_octave<2, T>(fractal_, n->lattice(), plain2, p.data());
+      return p.size() == 3
+                 ? detail::plain_octave<3, T>(fractal_, n->lattice(), detail::improved_base<3, T>{}, p.data())
+                 : detail::plain_octave<2, T>(fractal_, n->lattice(), detail::improved_base<2, T>{}, p.data());
     }
   }
   const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };

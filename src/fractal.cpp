@@ -197,20 +197,9 @@ template <class Noise, class T>
 T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
   return detail::dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
     if constexpr (std::is_same_v<Noise, improved_noise>) {
-      return fractal_sum<D, T>(
-          *this, noise.lattice(),
-          [](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
-            return detail::improved<D, T>(perm, w, q, dq);
-          },
-          x, g);
+      return fractal_sum<D, T>(*this, noise.lattice(), detail::improved_base<D, T>{}, x, g);
     } else {
-      const interpolation interp = noise.interp();
-      return fractal_sum<D, T>(
-          *this, noise.lattice(),
-          [interp](const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) {
-            return detail::value<D, T>(perm, w, interp, q, dq);
-          },
-          x, g);
+      return fractal_sum<D, T>(*this, noise.lattice(), detail::value_base<D, T>{noise.interp()}, x, g);
     }
   });
 }

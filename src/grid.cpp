@@ -494,17 +494,9 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
     };
     if (const auto* v = std::get_if<value_noise>(&f.base())) {
       const interpolation interp = v->interp();
-      by_dims([interp]<int D>() {
-        return [interp](const std::uint8_t* p, const axis_wrap* w, const double* q, double* dq) {
-          return detail::value<D, double>(p, w, interp, q, dq);
-        };
-      });
+      by_dims([interp]<int D>() { return detail::value_base<D, double>{interp}; });
     } else {
-      by_dims([]<int D>() {
-        return [](const std::uint8_t* p, const axis_wrap* w, const double* q, double* dq) {
-          return detail::improved<D, double>(p, w, q, dq);
-        };
-      });
+      by_dims([]<int D>() { return detail::improved_base<D, double>{}; });
     }
     return range_of(out.data(), out.size());
   }

@@ -48,6 +48,21 @@ struct octave_walk {
   bool decorrelate_;
 };
 
+/// The base noises in the form fractal_sum and plain_octave call them: base(perm, wraps, q, dq).
+template <int D, class T>
+struct improved_base {
+  T operator()(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) const noexcept {
+    return improved<D, T>(perm, w, q, dq);
+  }
+};
+template <int D, class T>
+struct value_base {
+  interpolation interp;
+  T operator()(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) const {
+    return value<D, T>(perm, w, interp, q, dq);
+  }
+};
+
 /// A fractal of kind none (one octave) without gradient: exactly the operations that the octave
 /// loop of fractal.cpp performs for it (amplitude 1, offset 0, sum of amplitudes 1), without the
 /// walk. `base(perm, wraps, q, nullptr)` is the noise. The scalar path and the double grids

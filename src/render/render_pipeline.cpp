@@ -103,14 +103,12 @@ double done_fraction(const render_plan& r, std::size_t frame, std::size_t done, 
 
 }  // namespace
 
-void prepare(const render_plan& r, frame_values& v) {
-  v.values.resize(r.samples());
-  v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
-}
-
 /// Evaluates the field on the frame's grid, in bands (rows, or slices of a volume).
 void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
                   const std::function<void(double)>& progress) {
+  // Sized for the plan (kept between frames; not zero-filled: every sample is written below).
+  v.values.resize(r.samples());
+  v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
   v.grid = r.frame_grid(frame);
   const perlin::grid& g = v.grid;
   const std::size_t n = r.samples();
@@ -167,7 +165,6 @@ bool pixels_by_bands(const render_plan& r) { return r.depth == 0 && !r.stretch; 
 frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame, frame_values& v,
                                          const std::function<void(double)>& progress) {
   if (!pixels_by_bands(r)) {
-    if (v.values.size() != r.samples()) prepare(r, v);
     render_frame(r, frame, v, progress);
     apply_formula(r, v);
     return to_pixels(r, v);

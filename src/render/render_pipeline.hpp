@@ -46,9 +46,8 @@ struct frame_values {
   frame_buffer<float> gradient;
 };
 
-/// Sizes `v`'s buffers for the plan.
-void prepare(const render_plan& r, frame_values& v);
-/// Evaluates the field on frame `frame`'s grid, in bands of rows (or slices of a volume);
+/// Evaluates the field on frame `frame`'s grid into `v` (sized for the plan), in bands of rows
+/// (or slices of a volume);
 /// `progress`, when set, is told the fraction of the whole render done.
 void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
                   const std::function<void(double)>& progress = {});
@@ -66,7 +65,7 @@ bool pixels_by_bands(const render_plan& r);
 /// The pixels of frame `frame`: the bytes of render_frame, apply_formula and to_pixels. With
 /// pixels_by_bands(r), each band of rows is mapped while its values are still in cache and the
 /// frame's values (and a relief's gradient: 768 MB at 8192x8192) are never held whole; else
-/// through `v` (sized by prepare when it is not).
+/// through `v`.
 frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame, frame_values& v,
                                          const std::function<void(double)>& progress = {});
 

@@ -928,20 +928,12 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   const std::int32_t* p = pp.tables.perm.data();
   const std::size_t octaves = pp.amp.size();
   const bool plain = octaves == 1 && pp.freq[0] == 1.0 && pp.offset[0] == std::array<double, 4>{};
-  const hash_tables& tb = pp.tables;
-  // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
-  std::vector<bool> pairs(octaves);
-  for (std::size_t oi = 0; oi < octaves; ++oi) {
-    pairs[oi] = true;
-    for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
-  }
-  // Lattice data straight from the float coordinates (one octave at frequency 1, no offset, and
-  // an interpolation the vector code has) instead of the prepass in double.
-  const bool from_coords = plain && (Improved || pp.interp != interpolation::cosine);
-  // One octave of plain noise: the value is the noise itself.
-  const bool raw = octaves == 1 && pp.amp[0] == 1.0f &&
-                   (pp.kind == fractal_kind::none || pp.kind == fractal_kind::fbm);
-  if (!from_coords && (Improved || pp.interp != interpolation::cosine)) {
+  // Every interpolation but cosine has a vector blend weight.
+  const bool vector_weight = Improved || pp.interp != interpolation::cosine;
+  // Lattice data straight from the float coordinates (one octave at frequency 1, no offset)
+  // instead of the prepass in double.
+  const bool from_coords = plain && vector_weight;
+  if (!from_coords && vector_weight) {
     // Octaves off frequency 1 (fractals, offsets): the double-coordinate kernel, which splits
     // each octave's x * freq + offset in double vectors, on the coordinates widened exactly.
     constexpr std::size_t B = 512;
@@ -956,7 +948,17 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
     }
     return;
   }
-  // Cosine value noise: a prepass in double per lane.
+  const hash_tables& tb = pp.tables;
+  // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
+  std::vector<bool> pairs(octaves);
+  for (std::size_t oi = 0; oi < octaves; ++oi) {
+    pairs[oi] = true;
+    for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
+  }
+  // One octave of plain noise: the value is the noise itself.
+  const bool raw = octaves == 1 && pp.amp[0] == 1.0f &&
+                   (pp.kind == fractal_kind::none || pp.kind == fractal_kind::fbm);
+  // Cosine value noise off frequency 1 takes a prepass in double per lane.
   HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
   HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];

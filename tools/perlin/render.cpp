@@ -103,7 +103,6 @@ std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, fr
     return perlin::encode_png(r.width, r.height, png_format(r), pixels,
                               {.compression = r.compression, .threads = r.bulk.threads});
   }
-  if (v.values.size() != r.samples()) prepare(r, v);
   render_frame(r, frame, v, progress);
   apply_formula(r, v);
   encoding();

@@ -289,7 +289,6 @@ rendered render_query(const query& q) {
     ~release() { g_renders.release(); }
   } releaser;
   const auto start = std::chrono::steady_clock::now();
-  prepare(out.plan, out.values);
   render_frame(out.plan, 0, out.values);
   apply_formula(out.plan, out.values);
   out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
