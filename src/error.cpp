@@ -23,6 +23,15 @@ void throw_invalid(const std::string& parameter, const std::string& what) {
   std::abort();
 #endif
 }
+void throw_unknown_option(const std::string& what) {
+  const std::string message = "option: " + what;
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  throw perlin::unknown_option(message);
+#else
+  if (const error_handler h = g_handler.load()) h(message.c_str());
+  std::abort();
+#endif
+}
 }  // namespace detail
 
 }  // namespace perlin

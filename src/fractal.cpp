@@ -65,16 +65,17 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
         for (int k = 0; k < D; ++k) ds[k] *= T(2) * sign_of(n);
         break;
       case fractal_kind::ridged: {
-        const T r = T(1) - std::abs(n);
+        const T r = static_cast<T>(f.ridged_offset()) - std::abs(n);
         const T s0 = r * r;
         s = s0 * weight;
         for (int k = 0; k < D; ++k) {
           ds[k] = T(-2) * r * sign_of(n) * ds[k] * weight + s0 * dweight[k];
         }
-        const T next = s * T(2);
+        const T gain = static_cast<T>(f.ridged_gain());
+        const T next = s * gain;
         const bool inside = next > T(0) && next < T(1);
         weight = std::clamp(next, T(0), T(1));
-        for (int k = 0; k < D; ++k) dweight[k] = inside ? T(2) * ds[k] : T(0);
+        for (int k = 0; k < D; ++k) dweight[k] = inside ? gain * ds[k] : T(0);
         break;
       }
     }
@@ -170,6 +171,24 @@ fractal& fractal::set_persistence(double p) {
   return *this;
 }
 
+fractal& fractal::set_ridged_offset(double offset) {
+  check_finite("ridged-offset", offset);
+  if (!(offset >= 0 && offset <= k_max_ridged_offset)) {
+    detail::throw_invalid("ridged-offset", "must be 0 to " + number(k_max_ridged_offset) + ", got " + number(offset));
+  }
+  ridged_offset_ = offset;
+  return *this;
+}
+
+fractal& fractal::set_ridged_gain(double gain) {
+  check_finite("ridged-gain", gain);
+  if (!(gain >= 0 && gain <= k_max_ridged_gain)) {
+    detail::throw_invalid("ridged-gain", "must be 0 to " + number(k_max_ridged_gain) + ", got " + number(gain));
+  }
+  ridged_gain_ = gain;
+  return *this;
+}
+
 double fractal::amplitude_sum() const noexcept {
   double sum = 0;
   double amp = 1;
@@ -188,7 +207,11 @@ double fractal::bound(double base) const noexcept {
     case fractal_kind::fbm:
     case fractal_kind::turbulence: b = base * sum; break;
     case fractal_kind::billow: b = std::max(1.0, 2 * base - 1) * sum; break;
-    case fractal_kind::ridged: b = sum; break;  // (1 - |n|)^2 w <= 1 while |n| <= 2
+    case fractal_kind::ridged: {  // (offset - |n|)^2 w with |n| <= base and 0 <= w <= 1
+      const double lo = base - ridged_offset_;
+      b = std::max(ridged_offset_ * ridged_offset_, lo * lo) * sum;
+      break;
+    }
   }
   return normalize_ ? b / sum : b;
 }

@@ -94,6 +94,7 @@ void fill_common(Plan& plan, const field& f, bool strict) {
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();
+  plan.ridged = {static_cast<float>(f.fractal().ridged_offset()), static_cast<float>(f.fractal().ridged_gain())};
   plan.normalize = f.fractal().normalize();
   plan.normalize_by = static_cast<float>(1.0 / f.fractal().amplitude_sum());
   plan.strict = strict;

@@ -147,7 +147,8 @@ TEST(Api, ARotatedPlaneIsTheDocumentedRotation) {
   perlin::field_spec spec;
   spec.set("plane", "rotated");
   EXPECT_EQ(perlin::make_field(spec).plane(), perlin::plane::rotated);
-  spec.set("plane", "tilted");
+  EXPECT_THROW(spec.set("plane", "tilted"), perlin::invalid_argument);
+  spec.plane = "tilted";  // set directly: make_field still refuses it
   EXPECT_THROW((void)perlin::make_field(spec), perlin::invalid_argument);
 }
 

@@ -87,7 +87,7 @@ TEST(CliRender, SameCommandSameBytes) {
 TEST(CliRender, TileableImagesWrap) {
   const temp_dir d;
   for (const char* preset : {"clouds", "marble", "terrain", "warped"}) {
-    const std::string args = std::string(" --preset ") + preset + " --size 70x50 --frequency 0.043 --tileable";
+    const std::string args = std::string(" --preset ") + preset + " --size 70x50 --step 0.043 --tileable";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "t.npy") + args).status, 0);
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "next.npy") + args + " --offset 70,50").status, 0);
     const auto t = read_npy(d.path / "t.npy", "50, 70");
@@ -127,7 +127,7 @@ TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
   // Every preset, with the default origin too (wood's used to depend on --size).
   for (const std::string preset : {"terrain", "clouds", "marble", "plain", "wood", "ridges", "warped"}) {
    for (const std::string origin : {" --origin 3.5,-7.25", ""}) {
-    const std::string args = " --preset " + preset + origin + " --frequency 0.031";
+    const std::string args = " --preset " + preset + origin + " --step 0.031";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status, 0);
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "part.png") + args + " --size 20x15 --offset 17,9").status, 0);
     const auto whole = perlin::read_png(d.path / "whole.png");
@@ -318,8 +318,8 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + out + " --bits 16 --colormap heat", 2, "--bits 16"},
       {"render -o " + q(d.path / "x.jpg"), 2, ".jpg"},
       {"render -o " + out + " --depth 4", 2, "--depth"},
-      {"render -o " + out + " --frequency 0", 2, "--frequency"},
-      {"render -o " + out + " --frequency 0.1 --scale 10", 2, "alternatives"},
+      {"render -o " + out + " --step 0", 2, "--step"},
+      {"render -o " + out + " --step 0.1 --scale 10", 2, "alternatives"},
       {"render -o " + out + " --range 1,0", 2, "--range"},
       {"render -o " + out + " --origin 1", 2, "--origin"},
       {"render -o " + out + " --offset 1.5,2", 2, "--offset"},
@@ -328,7 +328,7 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + out + " --warp basic --warp-amplitude -1", 2, "warp-amplitude: must be >= 0"},
       {"render -o " + out + " --warp basic --warp-amplitude nan", 2, "warp-amplitude"},
       {"render -o " + out + " --warp basic --warp-frequency 0", 2, "warp-frequency"},
-      {"render -o " + out + " --warp twirl", 2, "--warp"},
+      {"render -o " + out + " --warp twirl", 2, "warp: unknown value 'twirl'"},
       {"render -o " + out + " --warp basic --warp-seed -4", 2, "warp-seed"},
       {"render -o " + out + " --simd AVX9000", 2, "AVX9000"},
       {"render -o " + out + " --loop", 2, "--loop"},
@@ -387,17 +387,17 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
     }
   };
   check("--scale 8", [&](double i, double j) { return n.noise2d(i / 8, j / 8); });
-  check("--frequency 0.2 --origin 1.5,-2", [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
+  check("--step 0.2 --origin 1.5,-2", [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
   // Three or four origin values: the slice of the 3-D or 4-D field.
-  check("--frequency 0.2 --origin 1.5,-2,0.75", [&](double i, double j) { return n.noise3d(1.5 + i * 0.2, -2 + j * 0.2, 0.75); });
-  check("--frequency 0.2 --origin 1.5,-2,0.75,-0.5",
+  check("--step 0.2 --origin 1.5,-2,0.75", [&](double i, double j) { return n.noise3d(1.5 + i * 0.2, -2 + j * 0.2, 0.75); });
+  check("--step 0.2 --origin 1.5,-2,0.75,-0.5",
         [&](double i, double j) { return n.noise4d(1.5 + i * 0.2, -2 + j * 0.2, 0.75, -0.5); });
   // --origin X,Y,Z: the slice z = Z of the 3-D noise (a 2-D image samples noise2d, the z = 0
   // slice, unless frames or a volume make it 3-D); frames take z = Z + (K + k) * T.
   {
     const temp_dir d;
     ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "f.npy") +
-                         " --size 6x4 --frequency 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
+                         " --size 6x4 --step 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
                   .status, 0);
     const auto f1 = read_npy(d.path / "f_0001.npy", "4, 6");
     for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
@@ -406,7 +406,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
   {
     const temp_dir d;
     ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") +
-                         " --size 6x4 --frequency 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
+                         " --size 6x4 --step 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
                   .status, 0);
     const auto l1 = read_npy(d.path / "l_0001.npy", "4, 6");  // angle pi/2: (Z, W + R)
     for (std::size_t i = 0; i < 6; ++i) {

@@ -357,7 +357,7 @@ TEST(CliRenderValues, OptionsOverrideThePreset) {
   EXPECT_GT(check_case({.r = clouds, .extra = "--octaves 3"}), 300u);
   recipe fine = k_presets[4];
   fine.frequency = 1.0 / 16;
-  EXPECT_GT(check_case({.r = fine, .extra = "--frequency 0.0625"}), 300u);
+  EXPECT_GT(check_case({.r = fine, .extra = "--step 0.0625"}), 300u);
 }
 
 }  // namespace

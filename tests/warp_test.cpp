@@ -283,12 +283,12 @@ TEST(Warp, BadSettingsAreRefusedByName) {
   };
   EXPECT_EQ(message("warp-octaves", "0"), "warp-octaves: must be 1 to 32, got 0");
   EXPECT_EQ(message("warp-octaves", "33"), "warp-octaves: must be 1 to 32, got 33");
-  EXPECT_EQ(message("warp-amplitude", "-1"), "warp-amplitude: must be >= 0");
-  EXPECT_EQ(message("warp-amplitude", "nan"), "warp-amplitude: must be finite");
-  EXPECT_EQ(message("warp_amplitude", "inf"), "warp-amplitude: must be finite");
-  EXPECT_EQ(message("warp-frequency", "0"), "warp-frequency: must be > 0 and at most 4294967296");
+  EXPECT_EQ(message("warp-amplitude", "-1"), "warp-amplitude: must be >= 0, got -1");
+  EXPECT_EQ(message("warp-amplitude", "nan"), "warp-amplitude: must be finite, got 'nan'");
+  EXPECT_EQ(message("warp_amplitude", "inf"), "warp-amplitude: must be finite, got 'inf'");
+  EXPECT_EQ(message("warp-frequency", "0"), "warp-frequency: must be > 0 and at most 4294967296, got 0");
   EXPECT_EQ(message("warp-frequency", "x"), "warp-frequency: 'x' is not a number");
-  EXPECT_EQ(message("warp", "swirl"), "warp: unknown kind 'swirl' (valid: none, basic, progressive, independent)");
+  EXPECT_EQ(message("warp", "swirl"), "warp: unknown value 'swirl' (valid: none, basic, progressive, independent)");
   EXPECT_EQ(message("warp-seed", "-3"), "warp-seed: '-3' is not an integer from 0 to 18446744073709551615");
   EXPECT_EQ(message("warp_seed", "12"), "accepted");
 

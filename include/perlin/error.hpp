@@ -15,6 +15,13 @@ class invalid_argument : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// An option name that is not in the option table (option_table.hpp): its message suggests the
+/// closest name. The C API reports it as PERLIN_E_OPTION, Python as TypeError.
+class unknown_option : public invalid_argument {
+ public:
+  using invalid_argument::invalid_argument;
+};
+
 /// A failure to read or write a file (used by the image writers and the CLI).
 class io_error : public std::runtime_error {
  public:
@@ -33,6 +40,8 @@ namespace detail {
 /// The single funnel for argument errors, so that every message has the same shape:
 /// "<parameter>: <what is wrong>".
 [[noreturn]] void throw_invalid(const std::string& parameter, const std::string& what);
+/// The same for perlin::unknown_option ("option: unknown option 'x' ...").
+[[noreturn]] void throw_unknown_option(const std::string& what);
 }  // namespace detail
 
 }  // namespace perlin

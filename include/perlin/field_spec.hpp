@@ -1,5 +1,5 @@
-// A field described by the options of the `perlin` command line, by name: the one vocabulary
-// that the CLI, the Python package and the other bindings share (docs/cli.md).
+// A field described by the options of the option table (option_table.hpp), by name: the one
+// vocabulary that the CLI, the Python package, the C API and the other bindings share.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,10 @@
 
 namespace perlin {
 
-/// Every option that describes a field, with the command line's names and defaults. Binding
-/// code fills it from its own arguments and calls make_field(); every check and every error
-/// message comes from the library, so they are the same in every language.
+/// Every option that describes a field, with the option table's names and defaults (the
+/// defaults are written here only; the table reads them). Binding code fills it through set()
+/// and calls make_field(); every check and every error message comes from the library, so they
+/// are the same in every language.
 struct field_spec {
   std::string noise = "improved";   ///< improved | value
   std::string interp = "quintic";   ///< linear | cosine | cubic | quintic (value noise)
@@ -29,6 +30,8 @@ struct field_spec {
   double persistence = 0.5;         ///< also called gain
   bool normalize = false;
   bool decorrelate = false;
+  double ridged_offset = 1.0;       ///< ridged: s_i = (offset - |n_i|)^2 w_i
+  double ridged_gain = 2.0;         ///< ridged: w_{i+1} = clamp(gain s_i, 0, 1)
   std::string plane = "aligned";    ///< aligned | rotated (no streaks in 2-D; field.hpp)
   std::string warp = "none";        ///< none | basic | progressive | independent (warp.hpp)
   double warp_amplitude = 1.0;      ///< in cells of the field's first octave
@@ -36,13 +39,17 @@ struct field_spec {
   int warp_octaves = 3;             ///< progressive and independent
   std::optional<std::uint64_t> warp_seed;  ///< empty: the field's permutation
 
-  /// Sets one option from text, by its command-line name without "--" ("_" may stand for "-",
-  /// as in Python and Lua: warp_amplitude) and with the command line's syntax (seed "42", period
+  /// Sets one option from text, by its name in the option table (option_table.hpp; "_" may stand
+  /// for "-", as in Python and Lua: warp_amplitude) with the table's syntax (seed "42", period
   /// "16" or "16,8,4", octaves "6", normalize "1" or "0", gain as another name for persistence):
-  /// the entry point of the C API and the bindings. Throws
-  /// perlin::invalid_argument naming the option; the spec is unchanged then. Names and values
-  /// of the enums and ranges are checked by make_field.
+  /// the entry point of the C API and the bindings. Throws perlin::unknown_option for a name
+  /// not in the table, perlin::invalid_argument naming the option for a bad value (its type,
+  /// range or choices); the spec is unchanged then.
   void set(std::string_view option, std::string_view value);
+  /// The option's value as the table's canonical text (option_info::get).
+  [[nodiscard]] std::string get(std::string_view option) const;
+
+  friend bool operator==(const field_spec&, const field_spec&) = default;
 };
 
 /// Builds the field. Throws perlin::invalid_argument naming the option ("octaves: must be 1 to

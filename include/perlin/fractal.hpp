@@ -18,8 +18,8 @@ enum class fractal_kind {
   none,        ///< n_0 only: the base noise at `frequency`, octaves ignored
   fbm,         ///< sum a_i n_i (fractional Brownian motion)
   turbulence,  ///< sum a_i |n_i| (Perlin 1985)
-  ridged,      ///< Musgrave's ridged multifractal: sum a_i s_i, s_i = (1 - |n_i|)^2 w_i,
-               ///< w_0 = 1, w_{i+1} = clamp(2 s_i, 0, 1)
+  ridged,      ///< Musgrave's ridged multifractal: sum a_i s_i, s_i = (offset - |n_i|)^2 w_i,
+               ///< w_0 = 1, w_{i+1} = clamp(gain s_i, 0, 1) (offset 1 and gain 2 by default)
   billow,      ///< sum a_i (2 |n_i| - 1)
 };
 
@@ -32,6 +32,9 @@ enum class fractal_kind {
 /// Most octaves a fractal accepts: with lacunarity 2, octave 31 already samples at 2^31 times
 /// the base frequency.
 inline constexpr int k_max_octaves = 32;
+/// The ridged fractal's largest offset and gain (fractal::set_ridged_offset, set_ridged_gain).
+inline constexpr double k_max_ridged_offset = 4;
+inline constexpr double k_max_ridged_gain = 16;
 
 /// The settings of a fractal sum; every setter validates its value and throws
 /// perlin::invalid_argument naming the parameter. Settings whose octaves overflow a double are
@@ -79,7 +82,16 @@ class fractal {
     return *this;
   }
 
+  /// Ridged: the ridge height `offset` in s_i = (offset - |n_i|)^2 w_i, 0 to
+  /// k_max_ridged_offset; default 1 (libnoise's and FastNoiseLite's offset).
+  fractal& set_ridged_offset(double offset);
+  /// Ridged: the `gain` in w_{i+1} = clamp(gain s_i, 0, 1), 0 to k_max_ridged_gain; default 2
+  /// (libnoise's gain).
+  fractal& set_ridged_gain(double gain);
+
   [[nodiscard]] fractal_kind kind() const noexcept { return kind_; }
+  [[nodiscard]] double ridged_offset() const noexcept { return ridged_offset_; }
+  [[nodiscard]] double ridged_gain() const noexcept { return ridged_gain_; }
   [[nodiscard]] int octaves() const noexcept { return octaves_; }
   [[nodiscard]] double frequency() const noexcept { return frequency_; }
   [[nodiscard]] double lacunarity() const noexcept { return lacunarity_; }
@@ -109,7 +121,8 @@ class fractal {
   }
 
   /// A bound B such that |fractal(x)| <= B (or, for turbulence and ridged, 0 <= value <= B) for
-  /// every point, given a bound `base` on |noise|. For billow the value lies in
+  /// every point, given a bound `base` on |noise|. Ridged: max(offset^2, (base - offset)^2)
+  /// sum a_i (the weights are at most 1). For billow the value lies in
   /// [-sum a_i, max(1, 2 base - 1) sum a_i]. Divided by sum a_i when normalising.
   [[nodiscard]] double bound(double base) const noexcept;
   /// sum_{i < active_octaves} persistence^i, accumulated as the evaluation does.
@@ -125,6 +138,8 @@ class fractal {
   double persistence_ = 0.5;
   bool normalize_ = false;
   bool decorrelate_ = false;
+  double ridged_offset_ = 1.0;
+  double ridged_gain_ = 2.0;
 };
 
 }  // namespace perlin

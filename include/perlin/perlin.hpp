@@ -8,6 +8,7 @@
 #include "perlin/grid.hpp"
 #include "perlin/improved_noise.hpp"
 #include "perlin/lattice.hpp"
+#include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
 #include "perlin/targets.hpp"
 #include "perlin/value_noise.hpp"

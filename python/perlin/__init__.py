@@ -4,10 +4,11 @@
     >>> perlin.Field()(3.14, 42, 7)       # Ken Perlin's reference value, bit for bit
     0.13691995878400012
 
-Keyword arguments have the names, meanings, defaults and error messages of the `perlin`
-command-line options (docs/cli.md; `-` becomes `_`). Every computation is done by the C++
-library, with the GIL released.
+Keyword arguments have the names, meanings, defaults and error messages of the option table
+(docs/options.md; `-` becomes `_`), which the `perlin` command line, the C API and every other
+binding read too. Every computation is done by the C++ library, with the GIL released.
 """
+import json
 import numbers
 
 import numpy as np
@@ -15,7 +16,13 @@ import numpy as np
 from . import _perlin
 from ._perlin import __version__, active_target, render, set_max_target, targets
 
-__all__ = ["Field", "render", "targets", "active_target", "set_max_target", "__version__"]
+__all__ = ["Field", "render", "options", "targets", "active_target", "set_max_target", "__version__"]
+
+
+def options():
+    """The option table: a list of dicts with name, type, default, help (and min, max or
+    choices where they apply), as `perlin options --json` prints it."""
+    return json.loads(_perlin.options())
 
 DEFAULT_STEP = 1.0 / 64
 
@@ -51,10 +58,13 @@ def _coordinates(coords, dtype):
 class Field(_perlin._Field):
     """A noise field: a base noise and a fractal over it.
 
-    Field(*, seed=None, noise="improved", interp="quintic", period=None, fractal="none",
-          octaves=1, frequency=1.0, lacunarity=2.0, persistence=0.5 (or gain=),
-          normalize=False, decorrelate=False, plane="aligned", warp="none",
-          warp_amplitude=1.0, warp_frequency=1.0, warp_octaves=3, warp_seed=None)
+    Field(**options): every option of the option table (perlin.options(), docs/options.md),
+    by keyword, `-` written `_`: seed=None, noise="improved", interp="quintic", period=None,
+    fractal="none", octaves=1, frequency=1.0, lacunarity=2.0, persistence=0.5 (or gain=),
+    normalize=False, decorrelate=False, ridged_offset=1.0, ridged_gain=2.0, plane="aligned",
+    warp="none", warp_amplitude=1.0, warp_frequency=1.0, warp_octaves=3, warp_seed=None.
+    An unknown keyword raises TypeError naming the closest option; options that change
+    nothing with the others (octaves without a fractal) warn, as the CLI does.
 
     seed: 0 to 2**64-1, or None for Ken Perlin's permutation. period: an integer (every axis)
     or a sequence of 1 to 4 integers, in lattice cells. warp: "basic", "progressive" or
@@ -149,8 +159,17 @@ class Field(_perlin._Field):
         """Documented bounds (lo, hi) of the field for points of `dims` coordinates."""
         return self._range(dims)
 
+    @classmethod
+    def from_recipe(cls, text):
+        """The field of a recipe (`perlin recipe`, Field.recipe, the page's link): the same
+        bits in every front. Render settings in the recipe (size, colormap ...) are refused;
+        use perlin.render(recipe=...) for them."""
+        if not isinstance(text, str):
+            raise TypeError("recipe: must be a string")
+        return cls(_recipe=text)
+
     def __reduce__(self):
-        return (_rebuild, (dict(self._kwargs),))
+        return (_from_recipe, (self.recipe,))
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
@@ -180,5 +199,9 @@ def _seq(v, d, name):
     return v
 
 
-def _rebuild(kwargs):
+def _rebuild(kwargs):  # pickles of earlier versions
     return Field(**kwargs)
+
+
+def _from_recipe(text):
+    return Field.from_recipe(text)

@@ -56,77 +56,112 @@ bool to_bool(const py::handle& o, const char* name) {
   return o.cast<bool>();
 }
 
-/// The keyword arguments of Field, with the command line's names (`-` becomes `_`), defaults and
-/// rules: converted here, checked by the library (perlin::make_field).
-perlin::field_spec spec_from(const py::object& seed, const py::object& noise, const py::object& interp,
-                             const py::object& period, const py::object& fractal,
-                             const py::object& octaves, const py::object& frequency,
-                             const py::object& lacunarity, const py::object& persistence,
-                             const py::object& gain, const py::object& normalize,
-                             const py::object& decorrelate, const py::object& plane, const py::object& warp,
-                             const py::object& warp_amplitude, const py::object& warp_frequency,
-                             const py::object& warp_octaves, const py::object& warp_seed) {
+/// A Python value as the option table's text for `row`: the types Python users expect (int for
+/// integers and seeds, a number for numbers, bool for flags, str for choices, an int or a
+/// sequence of ints for periods), each written exactly (repr of a float is its shortest
+/// round-trip text); the library parses it with the same parser as every other front.
+std::string option_text(const perlin::option_info& row, const py::handle& v) {
+  const std::string name(row.name);
+  switch (row.type) {
+    case perlin::option_type::integer:
+    case perlin::option_type::seed:
+      if (!is_int(v)) type_error(name + ": must be an integer");
+      return py::str(v).cast<std::string>();
+    case perlin::option_type::number:
+      if (py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) || !py::hasattr(v, "__float__")) {
+        type_error(name + ": must be a number");
+      }
+      return py::repr(py::float_(v.cast<double>())).cast<std::string>();
+    case perlin::option_type::flag:
+      if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
+      return v.cast<bool>() ? "true" : "false";
+    case perlin::option_type::choice:
+      if (!py::isinstance<py::str>(v)) type_error(name + ": must be a string");
+      return v.cast<std::string>();
+    case perlin::option_type::periods: {
+      if (is_int(v)) return py::str(v).cast<std::string>();
+      if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v)) {
+        type_error(name + ": must be an integer or a sequence of 1 to 4 integers");
+      }
+      std::string out;
+      for (const auto& item : v.cast<py::sequence>()) {
+        if (!is_int(item)) type_error(name + ": must be an integer or a sequence of 1 to 4 integers");
+        out += (out.empty() ? "" : ",") + py::str(item).cast<std::string>();
+      }
+      if (out.empty()) throw py::value_error(name + ": give 1 to 4 periods, or None");
+      return out;
+    }
+  }
+  return {};
+}
+
+/// The option table's row of a keyword, or TypeError "unknown option 'octave' (did you mean
+/// 'octaves'?)" (the library's message).
+const perlin::option_info& row_of(const std::string& keyword) {
+  try {
+    return perlin::option(keyword);
+  } catch (const perlin::unknown_option& e) {
+    std::string m = e.what();
+    if (m.rfind("option: ", 0) == 0) m = m.substr(8);
+    throw py::type_error(m);
+  }
+}
+
+/// The table's text of an option as the Python value a keyword takes (for repr and _kwargs).
+py::object option_value(const perlin::option_info& row, const perlin::field_spec& spec) {
+  const std::string t = row.get(spec);
+  switch (row.type) {
+    case perlin::option_type::integer: return py::int_(std::stoll(t));
+    case perlin::option_type::seed: return py::int_(py::str(t));
+    case perlin::option_type::number: return py::float_(std::stod(t));
+    case perlin::option_type::flag: return py::bool_(t == "true");
+    case perlin::option_type::choice: return py::str(t);
+    case perlin::option_type::periods: {
+      const auto& p = spec.period;
+      if (p.size() == 1) return py::int_(p[0]);
+      py::tuple out(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) out[i] = py::int_(p[i]);
+      return out;
+    }
+  }
+  return py::none();
+}
+
+/// Emits the library's unused-option warnings as Python UserWarnings.
+void warn_unused(const perlin::field_spec& spec, const std::vector<std::string>& given) {
+  for (const std::string& w : perlin::unused_options(spec, given, "")) {
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  }
+}
+
+/// A field_spec from Field's keywords, one loop over the option table (None keeps the default;
+/// `_recipe`: start from a recipe).
+perlin::field_spec spec_from(const py::kwargs& kw) {
   perlin::field_spec s;
-  if (!seed.is_none()) {
-    if (!is_int(seed)) type_error("seed: must be an integer from 0 to 18446744073709551615");
-    try {
-      s.seed = seed.cast<std::uint64_t>();
-    } catch (const py::cast_error&) {
-      throw py::value_error("seed: must be an integer from 0 to 18446744073709551615");
+  std::vector<std::string> given;
+  if (kw.contains("_recipe")) s = perlin::spec_from_recipe(kw["_recipe"].cast<std::string>());
+  std::vector<const perlin::option_info*> seen;
+  for (const auto& [key, value] : kw) {
+    const std::string k = key.cast<std::string>();
+    if (k == "_recipe") continue;
+    const perlin::option_info& row = row_of(k);
+    if (std::find(seen.begin(), seen.end(), &row) != seen.end()) {
+      throw py::value_error(std::string(row.name) + ": given twice (" + std::string(row.name) + " and " +
+                            std::string(row.alias) + " are the same option); give one");
     }
+    seen.push_back(&row);
+    if (value.is_none()) continue;
+    row.set(s, option_text(row, value));
+    given.emplace_back(row.name);
   }
-  s.noise = to_str(noise, "noise");
-  s.interp = to_str(interp, "interp");
-  if (!period.is_none()) {
-    if (is_int(period)) {
-      s.period.push_back(to_int64(period, "period"));
-    } else if (py::isinstance<py::sequence>(period) && !py::isinstance<py::str>(period)) {
-      for (const auto& p : period.cast<py::sequence>()) s.period.push_back(to_int64(p, "period"));
-      if (s.period.empty()) throw py::value_error("period: give 1 to 4 periods, or None");
-    } else {
-      type_error("period: must be an integer or a sequence of 1 to 4 integers");
-    }
-  }
-  s.fractal = to_str(fractal, "fractal");
-  const std::int64_t oct = to_int64(octaves, "octaves");
-  if (oct < std::numeric_limits<int>::min() || oct > std::numeric_limits<int>::max()) {
-    throw py::value_error("octaves: must be 1 to 32, got " + std::to_string(oct));
-  }
-  s.octaves = static_cast<int>(oct);
-  s.frequency = to_double(frequency, "frequency");
-  s.lacunarity = to_double(lacunarity, "lacunarity");
-  if (!gain.is_none()) {
-    if (!persistence.is_none()) throw py::value_error("persistence and gain are the same option; give one");
-    s.persistence = to_double(gain, "gain");
-  } else if (!persistence.is_none()) {
-    s.persistence = to_double(persistence, "persistence");
-  }
-  s.normalize = to_bool(normalize, "normalize");
-  s.decorrelate = to_bool(decorrelate, "decorrelate");
-  s.plane = to_str(plane, "plane");
-  s.warp = to_str(warp, "warp");
-  s.warp_amplitude = to_double(warp_amplitude, "warp_amplitude");
-  s.warp_frequency = to_double(warp_frequency, "warp_frequency");
-  const std::int64_t woct = to_int64(warp_octaves, "warp_octaves");
-  if (woct < std::numeric_limits<int>::min() || woct > std::numeric_limits<int>::max()) {
-    throw py::value_error("warp-octaves: must be 1 to 32, got " + std::to_string(woct));
-  }
-  s.warp_octaves = static_cast<int>(woct);
-  if (!warp_seed.is_none()) {
-    if (!is_int(warp_seed)) type_error("warp_seed: must be an integer from 0 to 18446744073709551615");
-    try {
-      s.warp_seed = warp_seed.cast<std::uint64_t>();
-    } catch (const py::cast_error&) {
-      throw py::value_error("warp-seed: must be an integer from 0 to 18446744073709551615");
-    }
-  }
+  warn_unused(s, given);
   return s;
 }
 
-/// The field and the keyword arguments it was made from (for repr and pickling).
+/// The field and the spec it was made from (for repr, recipes and pickling).
 struct py_field {
   perlin::field field;
-  py::dict kwargs;
+  perlin::field_spec spec;
 };
 
 template <class T>
@@ -250,102 +285,75 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
   o.preset = preset;
   o.output = "image.png";
   o.quiet = true;
-  std::vector<std::string> given;
-  const auto list = [](const py::handle& v, const char* name) {
+  // A render setting's value as text: a sequence is a comma list (size is W x H), numbers are
+  // written exactly, flags are true/false.
+  const auto setting_text = [](const perlin_render::render_setting& st, const py::handle& v) -> std::string {
+    const std::string name(st.name);
+    if (st.flag) {
+      if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
+      return v.cast<bool>() ? "true" : "false";
+    }
     if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+    const auto number = [&](const py::handle& x) -> std::string {
+      if (is_int(x)) return py::str(x).cast<std::string>();
+      return py::repr(py::float_(to_double(x, name.c_str()))).cast<std::string>();
+    };
+    if (!py::isinstance<py::sequence>(v)) return number(v);
     std::string out;
-    const py::sequence seq = py::isinstance<py::sequence>(v) ? v.cast<py::sequence>()
-                                                             : py::sequence(py::make_tuple(v));
+    const char* sep = name == "size" ? "x" : ",";
+    const auto seq = v.cast<py::sequence>();
+    if (name == "size" && seq.size() != 2) throw py::value_error("size: must be (width, height)");
     for (const auto& item : seq) {
-      const std::string text = py::repr(py::float_(to_double(item, name)));
-      out += (out.empty() ? "" : ",") + text;
+      if (name == "size" && !is_int(item)) type_error("size: must be (width, height) integers");
+      out += (out.empty() ? "" : sep) + number(item);
     }
     return out;
   };
-  for (const auto& [key, value] : kw) {
-    const std::string k = key.cast<std::string>();
-    given.push_back("--" + k);
-    std::replace(given.back().begin(), given.back().end(), '_', '-');
-    if (k == "size") {
-      const auto s = value.cast<py::sequence>();
-      if (s.size() != 2) throw py::value_error("size: must be (width, height)");
-      o.size = std::to_string(to_int64(s[0], "size")) + "x" + std::to_string(to_int64(s[1], "size"));
-    } else if (k == "frequency") {
-      o.frequency = to_double(value, "frequency");
-    } else if (k == "scale") {
-      o.scale = to_double(value, "scale");
-    } else if (k == "origin") {
-      o.origin = list(value, "origin");
-    } else if (k == "offset") {
-      o.offset = list(value, "offset");
-    } else if (k == "range") {
-      o.range = list(value, "range");
-    } else if (k == "bits") {
-      o.bits = static_cast<int>(to_int64(value, "bits"));
-    } else if (k == "colormap") {
-      o.colormap = to_str(value, "colormap");
-    } else if (k == "invert") {
-      o.invert = to_bool(value, "invert");
-    } else if (k == "stretch") {
-      o.stretch = to_bool(value, "stretch");
-    } else if (k == "tileable") {
-      o.tileable = to_bool(value, "tileable");
-    } else if (k == "threads") {
-      o.threads = static_cast<unsigned>(to_int64(value, "threads"));
-    } else if (k == "strict") {
-      o.strict = to_bool(value, "strict");
-    } else if (k == "seed") {
-      if (!is_int(value)) type_error("seed: must be an integer from 0 to 18446744073709551615");
-      o.noise.seed = py::str(value).cast<std::string>();
-    } else if (k == "noise") {
-      o.noise.noise = to_str(value, "noise");
-    } else if (k == "interp") {
-      o.noise.interp = to_str(value, "interp");
-    } else if (k == "period") {
-      o.noise.period = is_int(value) ? std::to_string(to_int64(value, "period")) : [&] {
-        std::string p;
-        for (const auto& item : value.cast<py::sequence>()) {
-          p += (p.empty() ? "" : ",") + std::to_string(to_int64(item, "period"));
-        }
-        return p;
-      }();
-    } else if (k == "fractal") {
-      o.noise.fractal = to_str(value, "fractal");
-    } else if (k == "octaves") {
-      o.noise.octaves = static_cast<int>(to_int64(value, "octaves"));
-    } else if (k == "lacunarity") {
-      o.noise.lacunarity = to_double(value, "lacunarity");
-    } else if (k == "persistence" || k == "gain") {
-      o.noise.persistence = to_double(value, k.c_str());
-      given.back() = "--persistence";
-    } else if (k == "normalize") {
-      o.noise.normalize = to_bool(value, "normalize");
-    } else if (k == "decorrelate") {
-      o.noise.decorrelate = to_bool(value, "decorrelate");
-    } else if (k == "plane") {
-      o.noise.plane = to_str(value, "plane");
-    } else if (k == "warp") {
-      o.noise.warp = to_str(value, "warp");
-    } else if (k == "warp_amplitude") {
-      o.noise.warp_amplitude = to_double(value, "warp_amplitude");
-    } else if (k == "warp_frequency") {
-      o.noise.warp_frequency = to_double(value, "warp_frequency");
-    } else if (k == "warp_octaves") {
-      o.noise.warp_octaves = static_cast<int>(std::clamp<std::int64_t>(to_int64(value, "warp_octaves"), -1, 1000));
-    } else if (k == "warp_seed") {
-      if (!is_int(value)) type_error("warp_seed: must be an integer from 0 to 18446744073709551615");
-      o.noise.warp_seed = py::str(value).cast<std::string>();
-    } else {
-      type_error("render() got an unexpected keyword argument '" + k + "'");
+  std::vector<std::string> given;
+  try {
+    for (const auto& [key, value] : kw) {
+      const std::string k = key.cast<std::string>();
+      std::string name = k;
+      std::replace(name.begin(), name.end(), '_', '-');
+      if (k == "threads") {
+        const std::int64_t t = to_int64(value, "threads");
+        if (t < 0 || t > 65535) throw py::value_error("threads: must be 0 (every core) to 65535, got " + std::to_string(t));
+        o.threads = static_cast<unsigned>(t);
+      } else if (k == "strict") {
+        o.strict = to_bool(value, "strict");
+      } else if (k == "recipe") {
+        o.recipe = to_str(value, "recipe");
+      } else if (name == "frames" || name == "loop" || name == "animated" || name == "fps" ||
+                 name == "loop-radius" || name == "time-step") {
+        type_error("render(): " + k + " is for animations, which `perlin render --frames` writes; render() "
+               "returns one picture");
+      } else if (const auto* st = perlin_render::find_render_setting(name)) {
+        perlin_render::set_render_setting(o, name, setting_text(*st, value));
+      } else if (perlin::find_option(name) != nullptr) {
+        const perlin::option_info& row = *perlin::find_option(name);
+        o.field.emplace_back(std::string(row.name), option_text(row, value));
+      } else {
+        std::vector<std::string_view> names = {"threads", "strict", "recipe"};
+        std::vector<std::string> owned;
+        for (const auto& st2 : perlin_render::render_settings()) owned.emplace_back(st2.name);
+        for (const auto& row : perlin::field_options()) owned.emplace_back(row.name);
+        for (auto& n : owned) std::replace(n.begin(), n.end(), '-', '_');
+        for (const auto& n : owned) names.push_back(n);
+        const std::string near = perlin::closest_name(k, names);
+        type_error("render() got an unknown option '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
     }
+  } catch (const perlin_render::usage_error& e) {
+    throw py::value_error(e.what());
   }
   perlin_render::render_plan r;
   try {
-    r = perlin_render::resolve(o, [&given](const char* name) {
-      return std::find(given.begin(), given.end(), name) != given.end();
-    });
+    r = perlin_render::resolve(o);
   } catch (const perlin_render::usage_error& e) {
     throw py::value_error(e.what());
+  }
+  for (const auto& w : r.warnings) {
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
   }
   perlin_render::frame_values v;
   perlin_render::frame_buffer<std::uint8_t> pixels;
@@ -378,46 +386,25 @@ PYBIND11_MODULE(_perlin, m) {
   py::register_exception<perlin::io_error>(m, "IOError", PyExc_OSError);
 
   py::class_<py_field>(m, "_Field")
-      .def(py::init([](const py::object& seed, const py::object& noise, const py::object& interp,
-                       const py::object& period, const py::object& fractal, const py::object& octaves,
-                       const py::object& frequency, const py::object& lacunarity,
-                       const py::object& persistence, const py::object& gain,
-                       const py::object& normalize, const py::object& decorrelate, const py::object& plane,
-                       const py::object& warp, const py::object& warp_amplitude, const py::object& warp_frequency,
-                       const py::object& warp_octaves, const py::object& warp_seed) {
-             const perlin::field_spec s =
-                 spec_from(seed, noise, interp, period, fractal, octaves, frequency, lacunarity, persistence, gain,
-                           normalize, decorrelate, plane, warp, warp_amplitude, warp_frequency, warp_octaves, warp_seed);
-             py::dict kw;
-             kw["seed"] = seed;
-             kw["noise"] = noise;
-             kw["interp"] = interp;
-             kw["period"] = period;
-             kw["fractal"] = fractal;
-             kw["octaves"] = octaves;
-             kw["frequency"] = frequency;
-             kw["lacunarity"] = lacunarity;
-             kw["persistence"] = py::float_(s.persistence);
-             kw["normalize"] = normalize;
-             kw["decorrelate"] = decorrelate;
-             kw["plane"] = plane;
-             if (s.warp != "none") {
-               kw["warp"] = warp;
-               kw["warp_amplitude"] = warp_amplitude;
-               kw["warp_frequency"] = warp_frequency;
-               kw["warp_octaves"] = warp_octaves;
-               kw["warp_seed"] = warp_seed;
-             }
-             return py_field{perlin::make_field(s), kw};
-           }),
-           py::kw_only(), py::arg("seed") = py::none(), py::arg("noise") = "improved",
-           py::arg("interp") = "quintic", py::arg("period") = py::none(), py::arg("fractal") = "none",
-           py::arg("octaves") = 1, py::arg("frequency") = 1.0, py::arg("lacunarity") = 2.0,
-           py::arg("persistence") = py::none(), py::arg("gain") = py::none(),
-           py::arg("normalize") = false, py::arg("decorrelate") = false, py::arg("plane") = "aligned",
-           py::arg("warp") = "none", py::arg("warp_amplitude") = 1.0, py::arg("warp_frequency") = 1.0,
-           py::arg("warp_octaves") = 3, py::arg("warp_seed") = py::none())
-      .def_property_readonly("_kwargs", [](const py_field& f) { return f.kwargs; })
+      .def(py::init([](const py::kwargs& kw) {
+        perlin::field_spec s = spec_from(kw);
+        perlin::field f = perlin::make_field(s);
+        return py_field{std::move(f), std::move(s)};
+      }))
+      .def_property_readonly("_kwargs",
+                             [](const py_field& f) {
+                               py::dict kw;
+                               const perlin::field_spec defaults;
+                               for (const auto& row : perlin::field_options()) {
+                                 if (row.get(f.spec) == row.get(defaults)) continue;
+                                 std::string k(row.name);
+                                 std::replace(k.begin(), k.end(), '-', '_');
+                                 kw[py::str(k)] = option_value(row, f.spec);
+                               }
+                               return kw;
+                             })
+      .def_property_readonly("recipe", [](const py_field& f) { return perlin::to_recipe(f.spec); },
+                             "The field's recipe: one line that names it completely (docs/recipes.md).")
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))
       .def("_points32", &eval_points<float>)
@@ -430,10 +417,11 @@ PYBIND11_MODULE(_perlin, m) {
   m.def("_make_grid", &make_grid);
   m.def("render", &render, py::arg("preset") = "plain",
         "The pixels `perlin render` writes to a PNG, as a uint8 (h, w) or (h, w, 3) array, or\n"
-        "uint16 (h, w) with bits=16. Keywords: the command's options (size=(w, h), frequency,\n"
-        "scale, origin, offset, bits, colormap, range, stretch, tileable, seed, noise, interp,\n"
-        "period, fractal, octaves, lacunarity, persistence or gain, normalize, decorrelate,\n"
-        "threads, strict).");
+        "uint16 (h, w) with bits=16. Keywords: the command's options with _ for - (size=(w, h),\n"
+        "step, scale, origin, offset, bits, colormap, range, stretch, tileable, ...), every field\n"
+        "option of perlin.options() (frequency is the field's, as in Field), recipe=, threads, strict.");
+  m.def("options", [] { return perlin::options_json(); },
+        "The option table as JSON text (perlin options --json).");
   m.def("targets", &perlin::available_targets, "The SIMD targets usable here, best first.");
   m.def("active_target", &perlin::active_target);
   m.def("set_max_target", [](const std::string& name) { perlin::set_max_target(name); },

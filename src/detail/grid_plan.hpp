@@ -64,12 +64,19 @@ struct octave_plan {
   std::size_t cells = 0;
 };
 
+/// The ridged fractal's offset and gain, in float (fractal.hpp).
+struct ridged_params {
+  float offset = 1;
+  float gain = 2;
+};
+
 /// A whole grid call, built once by the public entry point and read by every thread.
 struct grid_plan {
   int dims = 2;
   bool improved = true;  // false: value noise
   interpolation interp = interpolation::quintic;
   fractal_kind kind = fractal_kind::none;
+  ridged_params ridged;
   float normalize_by = 1;  // 1 / sum of amplitudes, or 1
   bool normalize = false;
   bool strict = false;
@@ -121,6 +128,7 @@ struct points_plan {
   bool improved = true;
   interpolation interp = interpolation::quintic;
   fractal_kind kind = fractal_kind::none;
+  ridged_params ridged;
   bool normalize = false;
   float normalize_by = 1;
   bool strict = false;

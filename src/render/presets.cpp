@@ -72,37 +72,32 @@ colormap parse_colormap(const std::string& text) {
   return m;
 }
 
-namespace {
-noise_options fractal_options(const char* kind, int octaves, bool decorrelate, const char* plane = "aligned") {
-  noise_options o;
-  o.plane = plane;
-  o.fractal = kind;
-  o.octaves = octaves;
-  o.persistence = 0.5;
-  o.lacunarity = 2;
-  o.normalize = true;
-  o.decorrelate = decorrelate;
-  return o;
-}
-noise_options warped_options() {
-  noise_options o = fractal_options("fbm", 5, true);
-  o.warp = "progressive";
-  o.warp_amplitude = 2.5;
-  o.warp_frequency = 0.25;
-  o.warp_octaves = 4;
-  return o;
-}
-}  // namespace
-
 const std::vector<preset>& presets() {
+  // The fractal presets: normalised fBm-like sums, lacunarity 2 and persistence 0.5 (the
+  // table's defaults), decorrelated where the octaves would otherwise line up.
   static const std::vector<preset> p = {
-      {"plain", noise_options{}, 1.0 / 64, "grey", formula::plain, false},
-      {"clouds", fractal_options("fbm", 6, true), 1.0 / 128, "clouds", formula::plain, false},
-      {"marble", fractal_options("turbulence", 6, true), 1.0 / 64, "marble", formula::marble, false},
-      {"wood", fractal_options("fbm", 3, true), 1.0 / 64, "wood", formula::wood, false},
-      {"terrain", fractal_options("fbm", 8, true, "rotated"), 1.0 / 256, "terrain", formula::plain, true},
-      {"ridges", fractal_options("ridged", 7, false, "rotated"), 1.0 / 128, "terrain", formula::plain, false},
-      {"warped", warped_options(), 1.0 / 128, "flow", formula::plain, false},
+      {"plain", {}, 1.0 / 64, "grey", formula::plain, false},
+      {"clouds", {{"fractal", "fbm"}, {"octaves", "6"}, {"normalize", "true"}, {"decorrelate", "true"}},
+       1.0 / 128, "clouds", formula::plain, false},
+      {"marble", {{"fractal", "turbulence"}, {"octaves", "6"}, {"normalize", "true"}, {"decorrelate", "true"}},
+       1.0 / 64, "marble", formula::marble, false},
+      {"wood", {{"fractal", "fbm"}, {"octaves", "3"}, {"normalize", "true"}, {"decorrelate", "true"}},
+       1.0 / 64, "wood", formula::wood, false},
+      {"terrain",
+       {{"fractal", "fbm"}, {"octaves", "8"}, {"normalize", "true"}, {"decorrelate", "true"}, {"plane", "rotated"}},
+       1.0 / 256, "terrain", formula::plain, true},
+      {"ridges", {{"fractal", "ridged"}, {"octaves", "7"}, {"normalize", "true"}, {"plane", "rotated"}},
+       1.0 / 128, "terrain", formula::plain, false},
+      {"warped",
+       {{"fractal", "fbm"},
+        {"octaves", "5"},
+        {"normalize", "true"},
+        {"decorrelate", "true"},
+        {"warp", "progressive"},
+        {"warp-amplitude", "2.5"},
+        {"warp-frequency", "0.25"},
+        {"warp-octaves", "4"}},
+       1.0 / 128, "flow", formula::plain, false},
   };
   return p;
 }

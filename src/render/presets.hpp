@@ -57,11 +57,12 @@ inline std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
 }
 
 
-/// A documented recipe (docs/render.md); every part can be overridden by the options.
+/// A documented preset (docs/render.md): a partial option set in the option table's names, and
+/// the render's own settings; every part can be overridden by the options.
 struct preset {
   const char* name;
-  noise_options noise;
-  double frequency;  // pixel step
+  option_pairs field;  // the field options it sets, on top of the table's defaults
+  double step;         // pixel step
   const char* colormap;
   formula f;
   bool shaded;  // with a colormap: a relief lit by the analytic gradient

@@ -11,6 +11,7 @@
 #include <numbers>
 
 #include "perlin/error.hpp"
+#include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
 
 namespace perlin_render {
@@ -78,11 +79,12 @@ void resolve_output(const render_options& o, render_plan& r) {
 
 /// Options that change nothing with the resolved settings: a warning, or an error where the
 /// option can only have been a mistake.
-void check_unused(const render_options& o, const render_plan& r,
-                  const std::function<bool(const char*)>& given, std::vector<std::string>& warnings) {
-  for (std::string& w : unused_noise_options(o.noise, given)) warnings.push_back(std::move(w));
-  if (given("--loop-radius") && !r.loop) throw usage_error("--loop-radius needs --frames N --loop");
-  if (given("--time-step") && (r.frames == 0 || r.loop)) {
+void check_unused(const render_options& o, const render_plan& r, std::vector<std::string>& warnings) {
+  std::vector<std::string> given;
+  for (const auto& [name, value] : o.field) given.push_back(name);
+  for (std::string& w : perlin::unused_options(r.spec, given)) warnings.push_back(std::move(w));
+  if (o.was_given("loop-radius") && !r.loop) throw usage_error("--loop-radius needs --frames N --loop");
+  if (o.was_given("time-step") && (r.frames == 0 || r.loop)) {
     throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
   }
   if (r.to_stdout && r.frames > 0) throw usage_error("--output -: frames are separate files; give a file name");
@@ -161,30 +163,31 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   if (r.invert && !r.png) throw usage_error("--invert applies to .png output; .npy holds the raw values");
 }
 
-double resolve_frequency(const render_options& o, const preset& pr) {
-  if (o.frequency && o.scale) throw usage_error("--frequency and --scale are alternatives; give one");
-  double freq = pr.frequency;
-  if (o.frequency) freq = *o.frequency;
+double resolve_step(const render_options& o, const preset& pr) {
+  if (o.step && o.scale) throw usage_error("--step and --scale are alternatives; give one");
+  double step = pr.step;
+  if (o.step) step = *o.step;
   if (o.scale) {
     if (!(*o.scale > 0) || !std::isfinite(*o.scale)) throw usage_error("--scale: must be > 0");
-    freq = 1.0 / *o.scale;
+    step = 1.0 / *o.scale;
   }
-  if (!(freq > 0) || !std::isfinite(freq)) throw usage_error("--frequency: must be > 0");
-  return freq;
+  if (!(step > 0) || !std::isfinite(step)) throw usage_error("--step: must be > 0");
+  return step;
 }
 
 /// --tileable: whole lattice periods across, periods on the noise, marble's stripes rounded.
-void resolve_tiling(render_options& o, double freq, render_plan& r) {
+void resolve_tiling(double step, render_plan& r) {
+  perlin::field_spec& spec = r.spec;
   if (r.f == formula::wood) throw usage_error("--tileable: the wood preset's rings cannot wrap");
-  if (o.noise.lacunarity != std::floor(o.noise.lacunarity) || o.noise.lacunarity >= 4294967296.0) {
+  if (spec.lacunarity != std::floor(spec.lacunarity) || spec.lacunarity >= 4294967296.0) {
     throw usage_error("--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
   }
-  if (!o.noise.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
+  if (!spec.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
   // A warp tiles when P x warp-frequency is whole (warp.hpp): P becomes a multiple of the
   // smallest m that makes m x warp-frequency whole.
   double multiple = 1;
-  if (o.noise.warp != "none") {
-    while (multiple <= 1024 && o.noise.warp_frequency * multiple != std::floor(o.noise.warp_frequency * multiple)) {
+  if (spec.warp != "none") {
+    while (multiple <= 1024 && spec.warp_frequency * multiple != std::floor(spec.warp_frequency * multiple)) {
       ++multiple;
     }
     if (multiple > 1024) {
@@ -192,20 +195,22 @@ void resolve_tiling(render_options& o, double freq, render_plan& r) {
                         "denominator up to 1024 (such as 0.25 or 1.5)");
     }
   }
-  // A whole number of lattice cells must fit: P = round(W * F) cells across (at least 1, and a
-  // multiple of m), and the step becomes P / W, so pixel W lands exactly one period after pixel 0.
-  std::string periods;
+  // A whole number of lattice cells must fit: P = round(W * S * F) cells across (S the step, F
+  // the field's frequency; at least 1, and a multiple of m), and the step becomes P / (W F), so
+  // pixel W lands one period after pixel 0 (exactly when F is 1 or a power of two).
+  std::vector<std::int64_t> periods;
   const std::size_t extent[3] = {r.width, r.height, r.depth};
+  const double f = spec.frequency;
   for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
     const double cells =
-        multiple * std::max(1.0, std::round(static_cast<double>(extent[k]) * freq / multiple));
-    if (cells > static_cast<double>(perlin::k_max_period)) {
+        multiple * std::max(1.0, std::round(static_cast<double>(extent[k]) * step * f / multiple));
+    if (!(cells <= static_cast<double>(perlin::k_max_period))) {
       throw usage_error("--tileable: more than 2^31-1 lattice cells across");
     }
-    r.step[k] = cells / static_cast<double>(extent[k]);
-    periods += (periods.empty() ? "" : ",") + std::to_string(static_cast<std::int64_t>(cells));
+    r.step[k] = cells / f / static_cast<double>(extent[k]);
+    periods.push_back(static_cast<std::int64_t>(cells));
   }
-  o.noise.period = periods;
+  spec.period = periods;
   if (r.f == formula::marble) {
     const double cells = r.step[0] * static_cast<double>(r.width);
     r.marble_stripes = std::max(1.0, std::round(k_marble_stripes * cells)) / cells;
@@ -279,30 +284,35 @@ void check_memory(const render_plan& r) {
 
 }  // namespace
 
-render_plan resolve(render_options o, const std::function<bool(const char*)>& given) {
+render_plan resolve(render_options o) {
   render_plan r;
+  // The recipe's render settings fill in what the options did not give; its field options come
+  // after the preset's and before the options'.
+  option_pairs recipe_field;
+  if (!o.recipe.empty()) {
+    for (auto& [name, value] : perlin::recipe_pairs(o.recipe)) {
+      if (perlin::find_option(name) != nullptr) {
+        if (!names(o.field, name)) recipe_field.emplace_back(name, value);
+      } else if (!o.was_given(name)) {
+        set_render_setting(o, name, value);
+      }
+    }
+  }
   const preset* found = find_preset(o.preset);
   if (found == nullptr) throw usage_error("--preset: unknown '" + o.preset + "'");
   const preset& pr = *found;
   r.f = pr.f;
-  if (!given("--fractal")) o.noise.fractal = pr.noise.fractal;
-  if (!given("--octaves")) o.noise.octaves = pr.noise.octaves;
-  if (!given("--persistence")) o.noise.persistence = pr.noise.persistence;
-  if (!given("--lacunarity")) o.noise.lacunarity = pr.noise.lacunarity;
-  if (!given("--normalize")) o.noise.normalize = pr.noise.normalize;
-  if (!given("--decorrelate")) o.noise.decorrelate = pr.noise.decorrelate;
-  if (!given("--plane")) o.noise.plane = pr.noise.plane;
-  if (!given("--warp")) o.noise.warp = pr.noise.warp;
-  if (!given("--warp-amplitude")) o.noise.warp_amplitude = pr.noise.warp_amplitude;
-  if (!given("--warp-frequency")) o.noise.warp_frequency = pr.noise.warp_frequency;
-  if (!given("--warp-octaves")) o.noise.warp_octaves = pr.noise.warp_octaves;
+  apply_options(r.spec, pr.field);
+  apply_options(r.spec, recipe_field);
+  apply_options(r.spec, o.field);
   // --tileable needs lattice-aligned periods: a preset's rotated plane gives way to it.
-  if (o.tileable && !given("--plane")) o.noise.plane = "aligned";
+  if (o.tileable && !names(o.field, "plane") && !names(recipe_field, "plane")) r.spec.plane = "aligned";
+  r.recipe = recipe_of(r.spec, pr, o);
 
   resolve_output(o, r);
   resolve_size(o, r);
-  resolve_pixels(o, pr, given("--bits"), r);
-  const double freq = resolve_frequency(o, pr);
+  resolve_pixels(o, pr, o.was_given("bits"), r);
+  const double freq = resolve_step(o, pr);
   if (o.loop_radius && (!(*o.loop_radius > 0) || !std::isfinite(*o.loop_radius))) {
     throw usage_error("--loop-radius: must be > 0");
   }
@@ -313,23 +323,22 @@ render_plan resolve(render_options o, const std::function<bool(const char*)>& gi
   if (!std::isfinite(r.time_step)) throw usage_error("--time-step: must be finite");
 
   r.step = {freq, freq, freq, 1};
-  if (o.tileable) resolve_tiling(o, freq, r);
-  r.field = make_field(o.noise);
-  r.noise = o.noise;
+  if (o.tileable) resolve_tiling(freq, r);
+  r.field = perlin::make_field(r.spec);
   resolve_placement(o, r);
   resolve_range(o, r);
   check_memory(r);
-  check_unused(o, r, given, r.warnings);
+  check_unused(o, r, r.warnings);
   if (o.compression < 0 || o.compression > 9) {
     throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
   }
-  if (!r.png && given("--compression")) r.warnings.push_back("--compression has no effect on .npy");
+  if (!r.png && o.was_given("compression")) r.warnings.push_back("--compression has no effect on .npy");
   r.compression = o.compression;
   if (o.animated) {
     if (r.frames == 0) throw usage_error("--animated needs --frames N");
     if (r.format != file_format::png || r.to_stdout) throw usage_error("--animated writes one .png file (an APNG)");
   }
-  if (given("--fps") && !o.animated) throw usage_error("--fps needs --animated");
+  if (o.was_given("fps") && !o.animated) throw usage_error("--fps needs --animated");
   if (o.fps < 1 || o.fps > 1000) throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));
   r.animated = o.animated;
   r.fps = o.fps;

@@ -20,11 +20,20 @@ namespace perlin_render {
 
 /// The options as parsed, before the preset fills in what was not given.
 struct render_options {
-  noise_options noise;
+  /// Field options given (the option table's names, in the order given): applied on top of the
+  /// preset's and then the recipe's field options.
+  option_pairs field;
+  /// --recipe: a recipe (option_table.hpp) whose field options apply after the preset's and
+  /// whose render settings (size, step, colormap ...) apply where the options do not set them.
+  std::string recipe;
+  /// The render settings given by name (set_render_setting), as text, in the order given.
+  option_pairs settings;
+  /// Other options given (by name without "--": "compression"), for the checks that depend on it.
+  std::vector<std::string> given;
   std::string output;
   std::string size = "512x512";
   std::optional<std::int64_t> depth;
-  std::optional<double> frequency, scale;
+  std::optional<double> step, scale;
   std::string origin, offset;
   std::string preset = "plain";
   int bits = 8;
@@ -45,7 +54,28 @@ struct render_options {
   bool invert = false;
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
+
+  [[nodiscard]] bool was_given(std::string_view name) const;
 };
+
+/// A render setting that a recipe, a query, a keyword or a flag sets by name (without "--").
+struct render_setting {
+  std::string_view name;
+  bool flag;  // takes 1, 0, true or false (a bare --flag on the command line)
+  std::string_view help;
+};
+/// Every render setting, in the order `perlin render --help` and recipes list them: preset,
+/// size, step, scale, origin, offset, depth, colormap, bits, range, invert, stretch, tileable,
+/// frames, loop, loop-radius, time-step, animated, fps.
+[[nodiscard]] const std::vector<render_setting>& render_settings();
+/// The setting of that name, or nullptr.
+[[nodiscard]] const render_setting* find_render_setting(std::string_view name);
+/// Sets one render setting from text, with the option table's parsers (a flag takes 1, 0, true
+/// or false), and records it in `settings` (replacing an earlier value); throws usage_error
+/// naming --NAME, or perlin::unknown_option for a name that is not a setting.
+void set_render_setting(render_options& o, std::string_view name, std::string_view value);
+/// The render settings of `o` that were given, as recipe pairs, in render_setting_names() order.
+[[nodiscard]] option_pairs render_setting_pairs(const render_options& o);
 
 /// Most frames one render writes, and most slices of a volume.
 inline constexpr std::int64_t k_max_frames = 1000000;
@@ -56,7 +86,8 @@ enum class file_format { png, npy, raw16, tiff, exr };
 
 struct render_plan {
   perlin::field field;
-  noise_options noise;  // the field's options after the preset filled in what was not given
+  perlin::field_spec spec;  // the field's options after the preset and the recipe filled in the rest
+  std::string recipe;       // recipe_of the render (before --tileable set the periods)
   formula f = formula::plain;
   std::string output;
   file_format format = file_format::png;
@@ -95,8 +126,13 @@ struct render_plan {
   [[nodiscard]] std::string frame_path(std::size_t frame) const;
 };
 
-/// Resolves the options against the preset; `given(name)` says whether an option was on the
-/// command line. Throws usage_error (exit 2) or perlin::invalid_argument for bad options.
-render_plan resolve(render_options o, const std::function<bool(const char*)>& given);
+/// Resolves the options against the preset and the recipe. Throws usage_error (exit 2) or
+/// perlin::invalid_argument for bad options.
+render_plan resolve(render_options o);
+
+/// The recipe of a render: the field's options that differ from the table's defaults or that
+/// the preset sets, then the render settings that were given (so `perlin render --recipe`
+/// renders the same picture, and perlin.Field.from_recipe evaluates the same field).
+[[nodiscard]] std::string recipe_of(const perlin::field_spec& spec, const preset& pr, const render_options& o);
 
 }  // namespace perlin_render

@@ -596,7 +596,8 @@ HWY_INLINE VF sign_v(VF n) {
 /// One octave's signal with its gradient, added into total and grad (fractal.cpp's fractal_sum,
 /// in float): ds holds the octave noise's partials in the caller's units.
 template <fractal_kind Kind, bool Strict, int D>
-HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& weight, VF* dweight) {
+HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& weight, VF* dweight,
+                              const ridged_params& rp) {
   const DF df;
   const VF one = hn::Set(df, 1.0f);
   const VF two = hn::Set(df, 2.0f);
@@ -610,15 +611,16 @@ HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& wei
     const VF sg = hn::Mul(two, sign_v(n));
     for (int k = 0; k < D; ++k) ds[k] = hn::Mul(ds[k], sg);
   } else if constexpr (Kind == fractal_kind::ridged) {
-    const VF r = hn::Sub(one, hn::Abs(n));
+    const VF gain = hn::Set(df, rp.gain);
+    const VF r = hn::Sub(hn::Set(df, rp.offset), hn::Abs(n));
     const VF s0 = hn::Mul(r, r);
     s = hn::Mul(s0, weight);
     const VF c = hn::Mul(hn::Mul(hn::Set(df, -2.0f), hn::Mul(r, sign_v(n))), weight);
     for (int k = 0; k < D; ++k) ds[k] = mul_add<Strict>(s0, dweight[k], hn::Mul(c, ds[k]));
-    const VF next = hn::Mul(s, two);
+    const VF next = hn::Mul(s, gain);
     const auto inside = hn::And(hn::Gt(next, hn::Zero(df)), hn::Lt(next, one));
     weight = hn::Min(hn::Max(next, hn::Zero(df)), one);
-    for (int k = 0; k < D; ++k) dweight[k] = hn::IfThenElseZero(inside, hn::Mul(two, ds[k]));
+    for (int k = 0; k < D; ++k) dweight[k] = hn::IfThenElseZero(inside, hn::Mul(gain, ds[k]));
   }
   total = mul_add<Strict>(s, amp, total);
   for (int k = 0; k < D; ++k) grad[k] = mul_add<Strict>(ds[k], amp, grad[k]);
@@ -627,21 +629,21 @@ HWY_INLINE void combine_deriv(VF n, VF* ds, VF amp, VF& total, VF* grad, VF& wei
 /// One octave's signal s(n) (fractal.hpp) added into `total`; ridged also updates `weight`: the
 /// value part of combine_deriv (the same operations, no gradient).
 template <fractal_kind Kind, bool Strict>
-HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight) {
-  combine_deriv<Kind, Strict, 0>(n, nullptr, amp, total, nullptr, weight, nullptr);
+HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight, const ridged_params& rp) {
+  combine_deriv<Kind, Strict, 0>(n, nullptr, amp, total, nullptr, weight, nullptr, rp);
 }
 
 /// Adds one octave's row `n` into the running `total` (and ridged `weight`).
 template <fractal_kind Kind, bool Strict>
 void combine_row(float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT total,
-                 float* HWY_RESTRICT weight, std::size_t count) {
+                 float* HWY_RESTRICT weight, std::size_t count, const ridged_params& rp) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
   const VF a = hn::Set(df, amp);
   for (std::size_t i = 0; i < count; i += N) {
     VF t = hn::LoadU(df, total + i);
     VF w = hn::LoadU(df, weight + i);
-    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w);
+    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w, rp);
     hn::StoreU(t, df, total + i);
     if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
   }
@@ -792,7 +794,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       if (!single) {
         with_kind(g.kind, [&]<fractal_kind Kind>() {
-          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx);
+          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx, g.ridged);
         });
       }
     }
@@ -1043,7 +1045,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
       } else {
         const VF amp = hn::Set(df, pp.amp[oi]);
         with_kind(pp.kind, [&]<fractal_kind Kind>() {
-          combine_step<Kind, Strict>(n, amp, total, weight);
+          combine_step<Kind, Strict>(n, amp, total, weight, pp.ridged);
         });
       }
     }
@@ -1214,10 +1216,10 @@ struct deriv_sum {
       const VF freq = hn::Set(df, static_cast<float>(pp.freq[oi]));
       for (int k = 0; k < D; ++k) dn[k] = hn::Mul(dn[k], freq);
       with_kind(pp.kind, [&]<fractal_kind Kind>() {
-        combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight);
+        combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight, pp.ridged);
       });
     } else {
-      with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight); });
+      with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight, pp.ridged); });
     }
   }
 

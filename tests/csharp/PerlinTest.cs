@@ -66,7 +66,7 @@ public static class PerlinTest
             Check(w.Eval(0.3, 0.7) != plain.Eval(0.3, 0.7), "a warp moves the values");
         }
         try { new Perlin().Set("warp", "basic").Set("warp-amplitude", "-1"); Check(false, "negative warp accepted"); }
-        catch (PerlinException e) { Check(e.Message == "warp-amplitude: must be >= 0", e.Message); }
+        catch (PerlinException e) { Check(e.Message == "warp-amplitude: must be >= 0, got -1", e.Message); }
         try { new Perlin().Set("octaves", "0"); Check(false, "octaves 0 accepted"); }
         catch (PerlinException e) { Check(e.Message == "octaves: must be 1 to 32, got 0", e.Message); Check(e.Code == -3, "code"); }
         try { new Perlin().Set("octavez", "3"); Check(false, "unknown option accepted"); }

@@ -54,7 +54,7 @@ def test_warped_tiles_wrap_and_pickle():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(warp="swirl"), "warp: unknown kind 'swirl' (valid: none, basic, progressive, independent)"),
+    (dict(warp="swirl"), "warp: unknown value 'swirl' (valid: none, basic, progressive, independent)"),
     (dict(warp="basic", warp_octaves=0), "warp-octaves: must be 1 to 32, got 0"),
     (dict(warp="basic", warp_amplitude=-1), "warp-amplitude: must be >= 0"),
     (dict(warp="basic", warp_amplitude=float("nan")), "warp-amplitude: must be finite"),

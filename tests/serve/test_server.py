@@ -46,7 +46,9 @@ def test_stats_hold_the_command_and_code(server):
     assert status == 200
     s = json.loads(body)
     assert s["command"] == "perlin render -o noise.png --preset terrain --size 128x96 --seed 42 --octaves 5 --tileable"
-    assert "spec.seed = 42u;" in s["cpp"] and "spec.octaves = 5;" in s["cpp"]
+    assert "seed=42" in s["cpp"] and "octaves=5" in s["cpp"]
+    assert s["recipe"] == ("perlin=1&seed=42&fractal=fbm&octaves=5&normalize=true&decorrelate=true&plane=aligned"
+                           "&preset=terrain&size=128x96&tileable=true")
     assert s["python"].startswith('import perlin\n\npixels = perlin.render("terrain", size=(128, 96), seed=42, octaves=5, tileable=True)')
     assert len(s["histogram"]) == 64 and sum(s["histogram"]) == 128 * 96
     assert s["min"] <= s["mean"] <= s["max"]
@@ -68,7 +70,7 @@ def test_the_page_offers_every_preset_colormap_and_warp(server, perlin_exe, tmp_
                    check=True)
     assert png == (tmp_path / "w.png").read_bytes()
     s = json.loads(get(server, "/stats.json?" + query)[2])
-    assert 'spec.warp = "independent";' in s["cpp"] and "spec.warp_seed = 9u;" in s["cpp"]
+    assert "warp=independent" in s["cpp"] and "warp-seed=9" in s["cpp"]
     assert 'warp="independent", warp_amplitude=1.5, warp_octaves=2, warp_seed=9' in s["python"]
     # The Python it shows runs and gives the same pixels (where the module is built).
     np = pytest.importorskip("numpy")
@@ -82,13 +84,16 @@ def test_the_page_offers_every_preset_colormap_and_warp(server, perlin_exe, tmp_
 @pytest.mark.parametrize("path,status,message", [
     ("/render.png?octaves=0", 400, "octaves: must be 1 to 32, got 0"),
     ("/render.png?warp=basic&warp-amplitude=-2", 400, "warp-amplitude: must be >= 0"),
-    ("/render.png?warp=twirl", 400, "warp: unknown kind 'twirl'"),
+    ("/render.png?warp=twirl", 400, "warp: unknown value 'twirl'"),
     ("/render.png?size=0x0", 400, "--size"),
-    ("/render.png?frequency=nan", 400, "--frequency"),
+    ("/render.png?step=nan", 400, "--step: must be finite"),
+    ("/render.png?frequency=nan", 400, "frequency: must be finite"),
+    ("/render.png?octaves=3&octaves=4", 400, "--octaves: given more than once"),
+    ("/render.png?octave=3", 400, "unknown option 'octave' (did you mean 'octaves'?)"),
     ("/render.png?bogus=1", 400, "unknown option 'bogus'"),
     ("/render.png?size=100000x100000", 400, "bytes of memory"),
     ("/render.png?size=4096x4096", 400, "previews are at most 2048x2048"),
-    ("/stats.json?seed=-3", 400, "--seed"),
+    ("/stats.json?seed=-3", 400, "seed: '-3' is not an integer"),
     ("/render.png?preset=velvet", 400, "--preset: unknown 'velvet'"),
     ("/render.png?size=%zz", 400, "--size"),
     ("/render.png?fractal=ridged&octaves=32&lacunarity=1e300", 400, "lacunarity: the frequency of octave"),

@@ -22,7 +22,8 @@ namespace perlin_cli {
 namespace {
 
 struct eval_options {
-  noise_options noise;
+  field_flags flags;
+  perlin::field_spec spec;  // from the flags, when parsed
   int dims = 0;  // 0: from each line
   bool derivatives = false;
   bool use_float = false;
@@ -148,7 +149,7 @@ struct block_part {
 constexpr std::size_t k_block_lines = 16384;
 
 int run_eval(const eval_options& o) {
-  const perlin::field field = make_field(o.noise);
+  const perlin::field field = perlin::make_field(o.spec);
   line_reader in;
   std::vector<std::string> lines(k_block_lines);
   std::string buf;
@@ -201,7 +202,7 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
       "eval",
       "Read points from standard input, one per line (1 to 4 numbers), and print the noise at "
       "each with 17 significant digits");
-  add_noise_options(*cmd, opts->noise);
+  add_field_options(*cmd, opts->flags);
   cmd->add_option("--dims", opts->dims, "Require this many numbers per line (1 to 4)")
       ->check(CLI::Range(1, 4));
   cmd->add_flag("--derivatives", opts->derivatives,
@@ -212,12 +213,13 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
                   "output is the same for any count")
       ->capture_default_str();
   // A line_error reaches main, which prints it and exits 1 (a failure, not a usage error).
-  cmd->callback([opts, cmd, &run] {
-    const auto given = [cmd](const char* name) { return cmd->get_option(name)->count() > 0; };
-    for (const std::string& w : perlin_render::unused_noise_options(opts->noise, given)) {
-      std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
-    }
-    run = [opts] { return run_eval(*opts); };
+  cmd->callback([opts, &run] {
+    run = [opts] {
+      std::vector<std::string> warnings;
+      opts->spec = spec_of(opts->flags, warnings);
+      for (const std::string& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+      return run_eval(*opts);
+    };
   });
 }
 

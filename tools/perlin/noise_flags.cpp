@@ -1,53 +1,76 @@
-// The noise options' flags (CLI11).
+// The field options' flags (CLI11), one per row of the option table.
 #include "noise_flags.hpp"
 
-#include "perlin/field.hpp"
+#include <algorithm>
+
+#include "perlin/option_table.hpp"
+#include "presets.hpp"
 
 namespace perlin_cli {
 
-void add_noise_options(CLI::App& app, noise_options& o, bool with_frequency, bool preset_defaults) {
-  // With presets, the defaults of the fractal options are the preset's: --help says so instead
-  // of showing eval's.
-  const auto shown = [preset_defaults](CLI::Option* opt) {
-    if (!preset_defaults) opt->capture_default_str();
-    return opt;
-  };
-  const std::string preset = preset_defaults ? " (default: the preset's)" : "";
-  app.add_option("--noise", o.noise, "Base noise: improved (Ken Perlin 2002) or value")
-      ->check(CLI::IsMember(perlin::noise_kind_names()))
-      ->capture_default_str();
-  app.add_option("--interp", o.interp, "Value-noise interpolation: linear, cosine, cubic, quintic")
-      ->check(CLI::IsMember(perlin::interpolation_names()))
-      ->capture_default_str();
-  app.add_option("--seed", o.seed,
-                 "64-bit seed of the permutation (docs/seeding.md); default: Ken Perlin's table");
-  app.add_option("--period", o.period,
-                 "Tiling period in lattice cells, 1 to 2147483647: P for every axis, or P,P,P");
-  shown(app.add_option("--fractal", o.fractal, "none, fbm, turbulence, ridged or billow" + preset)
-            ->check(CLI::IsMember(perlin::fractal_kind_names())));
-  shown(app.add_option("--octaves", o.octaves, "Number of octaves, 1 to 32" + preset));
-  if (with_frequency) {
-    app.add_option("--frequency", o.frequency, "Frequency of the first octave (> 0)")
-        ->capture_default_str();
+namespace {
+
+bool set_by_a_preset(std::string_view name) {
+  for (const auto& p : presets()) {
+    if (names(p.field, name)) return true;
   }
-  shown(app.add_option("--lacunarity", o.lacunarity, "Frequency ratio between octaves (> 0)" + preset));
-  shown(app.add_option("--persistence,--gain", o.persistence, "Amplitude ratio between octaves (>= 0)" + preset));
-  app.add_flag("--normalize", o.normalize, "Divide the fractal by the sum of its amplitudes" + preset);
-  app.add_flag("--decorrelate", o.decorrelate, "Offset each octave so they do not align" + preset);
-  shown(app.add_option("--plane", o.plane,
-                       "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)" + preset)
-            ->check(CLI::IsMember(perlin::plane_names())));
-  shown(app.add_option("--warp", o.warp,
-                       "Domain warp: none, basic, progressive or independent (docs/warp.md)" + preset)
-            ->check(CLI::IsMember(perlin::warp_kind_names())));
-  shown(app.add_option("--warp-amplitude", o.warp_amplitude,
-                       "How far the warp moves points, in cells of the first octave (>= 0)" + preset));
-  shown(app.add_option("--warp-frequency", o.warp_frequency,
-                       "Frequency of the warp's first octave relative to --frequency (> 0)" + preset));
-  shown(app.add_option("--warp-octaves", o.warp_octaves,
-                       "Octaves of a progressive or independent warp, 1 to 32" + preset));
-  app.add_option("--warp-seed", o.warp_seed,
-                 "64-bit seed of the warp's permutation; default: the field's");
+  return false;
+}
+
+}  // namespace
+
+void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) {
+  for (const perlin::option_info& row : perlin::field_options()) {
+    const std::string name(row.name);
+    std::string help(row.help);
+    if (row.type != perlin::option_type::flag && row.type != perlin::option_type::seed &&
+        row.type != perlin::option_type::choice) {
+      help += "; " + row.domain();
+    }
+    if (!row.unit.empty()) help += " (" + std::string(row.unit) + ")";
+    if (preset_defaults && set_by_a_preset(row.name)) {
+      help += " (default: the preset's)";
+    } else if (!row.default_text().empty() && row.type != perlin::option_type::flag) {
+      help += " (default " + row.default_text() + ")";
+    }
+    auto record = [&flags, name](std::string text) {
+      auto& g = flags.given;
+      g.erase(std::remove_if(g.begin(), g.end(), [&](const auto& p) { return p.first == name; }),
+              g.end());
+      g.emplace_back(name, std::move(text));
+    };
+    if (row.type == perlin::option_type::flag) {
+      app.add_flag_function(
+          "--" + name + ",!--no-" + name,
+          [record](std::int64_t count) { record(count > 0 ? "true" : "false"); }, help);
+    } else {
+      const std::string flag =
+          "--" + name + (row.alias.empty() ? "" : ",--" + std::string(row.alias));
+      app.add_option_function<std::string>(
+          flag, [record](const std::string& v) { record(v); }, help);
+    }
+  }
+  app.add_option("--recipe", flags.recipe,
+                 "A recipe (perlin recipe; docs/recipes.md) to start from; options given beside it "
+                 "override it");
+}
+
+perlin::field_spec spec_of(const field_flags& flags, std::vector<std::string>& warnings) {
+  perlin::field_spec spec;
+  if (!flags.recipe.empty()) {
+    spec = perlin::spec_from_recipe(flags.recipe);
+    for (const auto& [name, value] : flags.given) {
+      const std::string old = perlin::option(name).get(spec);
+      if (old != perlin::field_spec{}.get(name)) {
+        warnings.push_back("--" + name + " overrides the recipe's " + name + "=" + old);
+      }
+    }
+  }
+  apply_options(spec, flags.given);
+  std::vector<std::string> names;
+  for (const auto& [name, value] : flags.given) names.push_back(name);
+  for (auto& w : perlin::unused_options(spec, names)) warnings.push_back(std::move(w));
+  return spec;
 }
 
 }  // namespace perlin_cli

@@ -109,9 +109,21 @@ std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, fr
   return encode_frame(r, v);
 }
 
-int run_render(const render_options& o, CLI::App* cmd) {
-  const render_plan r =
-      resolve(o, [cmd](const char* name) { return cmd->get_option(name)->count() > 0; });
+/// What `perlin render` was given: the typed options, the field flags and the render settings
+/// as text (applied by set_render_setting, the table's parsers, when the command runs).
+struct render_command {
+  render_options options;
+  field_flags flags;
+  option_pairs settings;
+};
+
+int run_render(const render_command& c, CLI::App* cmd) {
+  render_options o = c.options;
+  o.field = c.flags.given;
+  o.recipe = c.flags.recipe;
+  for (const auto& [name, value] : c.settings) set_render_setting(o, name, value);
+  if (cmd->get_option("--compression")->count() > 0) o.given.emplace_back("compression");
+  const render_plan r = resolve(o);
   if (!r.quiet) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
   }
@@ -185,53 +197,39 @@ int run_render(const render_options& o, CLI::App* cmd) {
 }  // namespace
 
 void add_render_command(CLI::App& app, std::function<int()>& run) {
-  auto opts = std::make_shared<render_options>();
-  CLI::App* cmd = app.add_subcommand("render", "Render noise to a PNG image or a .npy array");
-  auto& o = *opts;
+  auto command = std::make_shared<render_command>();
+  CLI::App* cmd = app.add_subcommand(
+      "render", "Render noise to an image, a heightmap or an array: PNG, .npy, 16-bit RAW, TIFF or OpenEXR");
+  auto& o = command->options;
   cmd->add_option("-o,--output", o.output,
                   "Output file: .png, .npy, .r16/.raw (16-bit RAW), .tif/.tiff (float32), .exr (float32), "
                   "or - for standard output")->required();
   cmd->add_option("--format", o.format, "png, npy, raw, tiff or exr (default: from the extension; png for -)");
   cmd->add_option("--compression", o.compression, "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
       ->capture_default_str();
-  cmd->add_option("--size", o.size, "Image size WxH in pixels")->capture_default_str();
-  cmd->add_option("--depth", o.depth, "Render a volume of this many slices, 1 to 2147483647 (.npy only)");
-  cmd->add_option("--frequency", o.frequency,
-                  "Step between neighbouring pixels in noise coordinates (1/64: 64 pixels a cell)");
-  cmd->add_option("--scale", o.scale, "Pixels per lattice cell (1 / frequency)");
-  cmd->add_option("--origin", o.origin, "Noise coordinates X,Y[,Z[,W]] of pixel (0, 0)");
-  cmd->add_option("--offset", o.offset,
-                  "Pixel index of the top-left pixel, I,J[,K]: pixel (i, j) samples "
-                  "origin + (I + i, J + j) * frequency, so tiles match a whole render exactly");
-  std::vector<std::string> names;
-  for (const auto& p : presets()) names.emplace_back(p.name);
-  cmd->add_option("--preset", o.preset, "Recipe: plain, clouds, marble, wood, terrain, ridges")
-      ->check(CLI::IsMember(names))
-      ->capture_default_str();
-  add_noise_options(*cmd, o.noise, /*with_frequency=*/false, /*preset_defaults=*/true);
-  cmd->add_option("--bits", o.bits, "PNG bit depth for grey images: 8 or 16")->capture_default_str();
-  cmd->add_option("--colormap", o.colormap,
-                  "grey, clouds, marble, wood, terrain or heat (RGB), or stops T:#RRGGBB,... "
-                  "(0:#1a3d6b,0.45:#e8d9a0,1:#ffffff); default: the preset's");
-  cmd->add_option("--range", o.range,
-                  "MIN,MAX of the values mapped to black and white, or 'bound' (the true bound); "
-                  "default: the field's typical range");
-  cmd->add_flag("--invert", o.invert, "Map high values to the start of the colormap (black for grey)");
-  cmd->add_flag("--stretch", o.stretch, "Map each image's own min and max instead (tiles will not match)");
-  cmd->add_flag("--tileable", o.tileable, "Make the image wrap seamlessly (adjusts the frequency)");
-  cmd->add_option("--frames", o.frames, "Write N frames (1 to 1000000), FILE_0000.png ...");
-  cmd->add_flag("--loop", o.loop, "Frames loop seamlessly (a circle through 4-D noise)");
-  cmd->add_flag("--animated", o.animated, "With --frames: one animated PNG (APNG) instead of numbered files");
-  cmd->add_option("--fps", o.fps, "Frames a second of --animated")->capture_default_str();
-  cmd->add_option("--loop-radius", o.loop_radius,
-                  "Radius of the loop's circle in noise units (default: frames x frequency / pi, "
-                  "2 pixel steps a frame)");
-  cmd->add_option("--time-step", o.time_step, "Without --loop: z step between frames (default: frequency)");
+  // The render settings (render_settings(): also the server's query and perlin.render's
+  // keywords), as text for the table's parsers.
+  for (const render_setting& s : render_settings()) {
+    const std::string name(s.name);
+    auto record = [command, name](std::string text) {
+      auto& g = command->settings;
+      g.erase(std::remove_if(g.begin(), g.end(), [&](const auto& p) { return p.first == name; }), g.end());
+      g.emplace_back(name, std::move(text));
+    };
+    if (s.flag) {
+      cmd->add_flag_function("--" + name + ",!--no-" + name,
+                             [record](std::int64_t n) { record(n > 0 ? "true" : "false"); }, std::string(s.help));
+    } else {
+      cmd->add_option_function<std::string>("--" + name, [record](const std::string& v) { record(v); },
+                                            std::string(s.help));
+    }
+  }
+  add_field_options(*cmd, command->flags, /*preset_defaults=*/true);
   cmd->add_option("--threads", o.threads, "Worker threads, 0 = every core")->capture_default_str();
   cmd->add_option("--simd", o.simd, "Cap the SIMD target (see 'perlin targets')");
   cmd->add_flag("--strict", o.strict, "Identical bits on every SIMD target (no fused multiply-add)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress bar or notes");
-  cmd->callback([opts, cmd, &run] { run = [opts, cmd] { return run_render(*opts, cmd); }; });
+  cmd->callback([command, cmd, &run] { run = [command, cmd] { return run_render(*command, cmd); }; });
 }
 
 }  // namespace perlin_cli

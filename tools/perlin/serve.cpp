@@ -25,6 +25,7 @@
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
+#include "perlin/option_table.hpp"
 #include "presets.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
@@ -80,52 +81,17 @@ std::string json_number(double v) {
   return buf;
 }
 
-/// The options of `perlin render` that the page offers, in the order the command lists them.
-/// Flags take "1"/"true" or "0"/"false".
-const std::vector<std::string>& option_names() {
-  static const std::vector<std::string> names = {
-      "preset", "size", "frequency", "scale", "origin", "offset", "noise", "interp", "seed",
-      "period", "fractal", "octaves", "lacunarity", "persistence", "normalize", "decorrelate", "plane",
-      "warp", "warp-amplitude", "warp-frequency", "warp-octaves", "warp-seed",
-      "colormap", "bits", "range", "stretch", "tileable", "invert"};
-  return names;
-}
-
-std::string option_list() {
-  std::string out;
-  for (const auto& n : option_names()) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-bool is_flag(const std::string& name) {
-  return name == "normalize" || name == "decorrelate" || name == "stretch" || name == "tileable" ||
-         name == "invert";
-}
-
 bool parse_flag(const std::string& name, const std::string& v) {
   if (v == "1" || v == "true" || v.empty()) return true;
   if (v == "0" || v == "false") return false;
   throw usage_error("--" + name + ": '" + v + "' is not 1 or 0");
 }
 
-double parse_number(const std::string& name, const std::string& v) {
-  const auto n = parse_list(v, "--" + name, 1, 1);
-  return n[0];
-}
-
-long long parse_integer(const std::string& name, const std::string& v) {
-  long long out = 0;
-  const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (v.empty() || ec != std::errc() || ptr != v.data() + v.size()) {
-    throw usage_error("--" + name + ": '" + v + "' is not an integer");
-  }
-  return out;
-}
-
-/// A request's query as render options: the names of `perlin render`'s options without "--".
+/// A request's query as render options: the field options of the option table and the render
+/// settings (render_settings()), by name without "--"; the same pairs as a recipe.
 struct query {
   render_options options;
-  std::vector<std::pair<std::string, std::string>> given;  // in option_names() order
+  option_pairs given;  // in the order of the query
   bool download = false;
 };
 
@@ -135,49 +101,43 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
   o.output = "noise" + ext;
   o.quiet = true;
   for (const auto& [key, value] : req.params) {
+    if (req.get_param_value_count(key.c_str()) > 1) throw usage_error("--" + key + ": given more than once");
+    if (value.size() > 4096) throw usage_error("--" + key + ": value too long");
+  }
+  for (const auto& [key, value] : req.params) {
     if (key == "download") {
       q.download = parse_flag(key, value);
-      continue;
+    } else if (key == "recipe") {
+      o.recipe = value;
+    } else if (perlin::find_option(key) != nullptr) {
+      // A flag with no value ("?normalize") is on.
+      const bool flag = perlin::find_option(key)->type == perlin::option_type::flag;
+      const std::string v = flag && value.empty() ? "true" : value;
+      o.field.emplace_back(key, v);
+      q.given.emplace_back(key, v);
+    } else {
+      const render_setting* s = find_render_setting(key);
+      const std::string v = s != nullptr && s->flag && value.empty() ? "true" : value;
+      set_render_setting(o, key, v);
+      q.given.emplace_back(key, v);
     }
-    if (std::find(option_names().begin(), option_names().end(), key) == option_names().end()) {
-      throw usage_error("unknown option '" + key + "' (valid: " + option_list() + ")");
+  }
+  // The command and the code list the options in one order whatever the query's: the picture's
+  // frame (preset, size, step, scale, origin, offset, depth), the field options in the table's
+  // order, then the rest of the render settings.
+  const auto rank = [](const std::string& name) -> std::size_t {
+    const auto& settings = render_settings();
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      if (settings[i].name == name) return i < 7 ? i : 200 + i;
     }
-    if (value.size() > 200) throw usage_error("--" + key + ": value too long");
-  }
-  for (const auto& name : option_names()) {
-    if (!req.has_param(name.c_str())) continue;
-    const std::string v = req.get_param_value(name.c_str());
-    if (is_flag(name) && !parse_flag(name, v)) continue;  // a flag set to 0 is not given
-    q.given.emplace_back(name, is_flag(name) ? "" : v);
-    if (name == "preset") o.preset = v;
-    else if (name == "size") o.size = v;
-    else if (name == "frequency") o.frequency = parse_number(name, v);
-    else if (name == "scale") o.scale = parse_number(name, v);
-    else if (name == "origin") o.origin = v;
-    else if (name == "offset") o.offset = v;
-    else if (name == "noise") o.noise.noise = v;
-    else if (name == "interp") o.noise.interp = v;
-    else if (name == "seed") o.noise.seed = v;
-    else if (name == "period") o.noise.period = v;
-    else if (name == "fractal") o.noise.fractal = v;
-    else if (name == "octaves") o.noise.octaves = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
-    else if (name == "lacunarity") o.noise.lacunarity = parse_number(name, v);
-    else if (name == "persistence") o.noise.persistence = parse_number(name, v);
-    else if (name == "normalize") o.noise.normalize = true;
-    else if (name == "decorrelate") o.noise.decorrelate = true;
-    else if (name == "plane") o.noise.plane = v;
-    else if (name == "warp") o.noise.warp = v;
-    else if (name == "warp-amplitude") o.noise.warp_amplitude = parse_number(name, v);
-    else if (name == "warp-frequency") o.noise.warp_frequency = parse_number(name, v);
-    else if (name == "warp-octaves") o.noise.warp_octaves = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
-    else if (name == "warp-seed") o.noise.warp_seed = v;
-    else if (name == "colormap") o.colormap = v;
-    else if (name == "bits") o.bits = static_cast<int>(std::clamp(parse_integer(name, v), -1LL, 1000LL));
-    else if (name == "range") o.range = v;
-    else if (name == "stretch") o.stretch = true;
-    else if (name == "tileable") o.tileable = true;
-    else if (name == "invert") o.invert = true;
-  }
+    const auto rows = perlin::field_options();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (perlin::find_option(name) == &rows[i]) return 100 + i;
+    }
+    return 300;
+  };
+  std::stable_sort(q.given.begin(), q.given.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
   return q;
 }
 
@@ -195,44 +155,43 @@ std::string shell_word(const std::string& v) {
 /// The `perlin render` command line that writes the picture this query shows.
 std::string command_of(const query& q, const std::string& ext) {
   std::string cmd = "perlin render -o noise" + ext;
+  if (!q.options.recipe.empty()) cmd += " --recipe " + shell_word(q.options.recipe);
   for (const auto& [name, value] : q.given) {
-    cmd += " --" + name;
-    if (!is_flag(name)) cmd += " " + shell_word(value);
+    const perlin::option_info* row = perlin::find_option(name);
+    const render_setting* s = find_render_setting(name);
+    const bool flag = (row != nullptr && row->type == perlin::option_type::flag) || (s != nullptr && s->flag);
+    if (flag) {
+      cmd += (value == "true" || value == "1") ? " --" + name : " --no-" + name;
+    } else {
+      cmd += " --" + name + " " + shell_word(value);
+    }
   }
   return cmd;
 }
 
-/// C++ that computes the same values (the field and the pixel grid), from the resolved plan.
+/// A string as a C++ string literal.
+std::string cpp_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+/// C++ that computes the same values (the field and the pixel grid), from the resolved plan:
+/// the field from its recipe, the grid from the plan's geometry (every axis it samples).
 std::string cpp_of(const render_plan& r) {
-  const noise_options& n = r.noise;
-  std::string s = "#include <perlin/perlin.hpp>\n\nperlin::field_spec spec;\n";
-  if (n.noise != "improved") s += "spec.noise = \"" + n.noise + "\";\n";
-  if (n.noise == "value" && n.interp != "quintic") s += "spec.interp = \"" + n.interp + "\";\n";
-  if (!n.seed.empty()) s += "spec.seed = " + n.seed + "u;\n";
-  if (!n.period.empty()) s += "spec.period = {" + n.period + "};\n";
-  if (n.fractal != "none") {
-    s += "spec.fractal = \"" + n.fractal + "\";\nspec.octaves = " + std::to_string(n.octaves) + ";\n";
-    if (n.lacunarity != 2.0) s += "spec.lacunarity = " + json_number(n.lacunarity) + ";\n";
-    if (n.persistence != 0.5) s += "spec.persistence = " + json_number(n.persistence) + ";\n";
-    if (n.normalize) s += "spec.normalize = true;\n";
-    if (n.decorrelate) s += "spec.decorrelate = true;\n";
-  }
-  if (n.plane != "aligned") s += "spec.plane = \"" + n.plane + "\";\n";
-  if (n.warp != "none") {
-    s += "spec.warp = \"" + n.warp + "\";\nspec.warp_amplitude = " + json_number(n.warp_amplitude) +
-         ";\nspec.warp_frequency = " + json_number(n.warp_frequency) + ";\n";
-    if (n.warp != "basic") s += "spec.warp_octaves = " + std::to_string(n.warp_octaves) + ";\n";
-    if (!n.warp_seed.empty()) s += "spec.warp_seed = " + n.warp_seed + "u;\n";
-  }
-  s += "const perlin::field f = perlin::make_field(spec);\n";
-  s += "perlin::grid g = perlin::grid::plane(" + std::to_string(r.width) + ", " + std::to_string(r.height) +
-       ");\ng.step = {" + json_number(r.step[0]) + ", " + json_number(r.step[1]) + ", 1, 1};\n";
-  if (r.origin[0] != 0 || r.origin[1] != 0) {
-    s += "g.origin = {" + json_number(r.origin[0]) + ", " + json_number(r.origin[1]) + ", 0, 0};\n";
-  }
-  if (r.first[0] != 0 || r.first[1] != 0) {
-    s += "g.first = {" + std::to_string(r.first[0]) + ", " + std::to_string(r.first[1]) + ", 0, 0};\n";
-  }
+  std::string s = "#include <perlin/perlin.hpp>\n\n";
+  s += "const perlin::field f = perlin::make_field(perlin::spec_from_recipe(\n    " +
+       cpp_string(perlin::to_recipe(r.spec)) + "));\n";
+  const auto list = [](const auto& a) {
+    std::string out;
+    for (std::size_t k = 0; k < 4; ++k) out += (k ? ", " : "") + json_number(static_cast<double>(a[k]));
+    return out;
+  };
+  const perlin::grid g = r.frame_grid(0);
+  s += "perlin::grid g;\ng.dims = " + std::to_string(g.dims) + ";\ng.count = {" + std::to_string(g.count[0]) +
+       ", " + std::to_string(g.count[1]) + ", " + std::to_string(g.count[2]) + ", " + std::to_string(g.count[3]) +
+       "};\ng.origin = {" + list(g.origin) + "};\ng.step = {" + list(g.step) + "};\n";
+  if (g.first != std::array<std::int64_t, 4>{}) s += "g.first = {" + list(g.first) + "};\n";
   s += "std::vector<float> values(g.size());\nconst auto [lo, hi] = perlin::fill_grid(f, g, values, {.threads = 0});\n";
   if (r.f != formula::plain) s += "// then the preset's formula (docs/render.md)\n";
   return s;
@@ -250,8 +209,10 @@ std::string python_of(const query& q) {
     std::string keyword = name;
     std::replace(keyword.begin(), keyword.end(), '-', '_');
     args += ", " + keyword + "=";
-    if (is_flag(name)) {
-      args += "True";
+    const perlin::option_info* row = perlin::find_option(name);
+    const render_setting* rs = find_render_setting(name);
+    if ((row != nullptr && row->type == perlin::option_type::flag) || (rs != nullptr && rs->flag)) {
+      args += value == "true" || value == "1" ? "True" : "False";
     } else if (name == "size") {
       const auto x = value.find('x');
       args += "(" + value.substr(0, x) + ", " + value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
@@ -265,6 +226,7 @@ std::string python_of(const query& q) {
       args += value;
     }
   }
+  if (!q.options.recipe.empty()) args = ", recipe=" + json_string(q.options.recipe) + args;
   return "import perlin\n\npixels = perlin.render(\"" + preset + "\"" + args + ")\n";
 }
 
@@ -277,10 +239,7 @@ struct rendered {
 
 rendered render_query(const query& q) {
   rendered out;
-  out.plan = resolve(q.options, [&q](const char* name) {
-    return std::any_of(q.given.begin(), q.given.end(),
-                       [name](const auto& g) { return "--" + g.first == name; });
-  });
+  out.plan = resolve(q.options);
   if (!q.download && (out.plan.width > k_preview_max || out.plan.height > k_preview_max)) {
     throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
   }
@@ -318,6 +277,7 @@ std::string stats_json(const query& q, const rendered& r) {
          ",\"height\":" + std::to_string(r.plan.height) + ",\"step\":[" + json_number(r.plan.step[0]) + "," +
          json_number(r.plan.step[1]) + "],\"origin\":[" + json_number(r.plan.origin[0]) + "," +
          json_number(r.plan.origin[1]) + "],\"command\":" + json_string(command_of(q, ".png")) +
+         ",\"recipe\":" + json_string(r.plan.recipe) +
          ",\"cpp\":" + json_string(cpp_of(r.plan)) + ",\"python\":" + json_string(python_of(q)) + "}";
 }
 
@@ -345,6 +305,20 @@ void answer(httplib::Response& res, F&& body) {
   }
 }
 
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 /// The page with its choices filled in from the library's and the renderer's own tables, so
 /// that the page offers exactly what `perlin render` accepts.
 std::string page_html() {
@@ -356,13 +330,28 @@ std::string page_html() {
   std::vector<std::string> preset_names, colormap_names;
   for (const auto& p : presets()) preset_names.emplace_back(p.name);
   for (const auto& m : colormaps()) colormap_names.push_back(m.name);
+  // One control per row of the option table: a choice or a flag is a select whose empty entry
+  // keeps the preset's value (a preset's normalize can be switched off), the rest text inputs
+  // whose placeholder is the default; the title is the table's help and domain.
+  std::string field_controls;
+  for (const perlin::option_info& row : perlin::field_options()) {
+    const std::string name(row.name);
+    const std::string title = std::string(row.help) + " (" + row.domain() + ")";
+    std::string label = name;
+    std::replace(label.begin(), label.end(), '-', ' ');
+    field_controls += "<label title=\"" + html_escape(title) + "\">" + label + " ";
+    if (row.type == perlin::option_type::choice || row.type == perlin::option_type::flag) {
+      const auto names = row.type == perlin::option_type::flag ? std::vector<std::string>{"true", "false"} : row.choices();
+      field_controls += "<select name=\"" + name + "\"><option value=\"\">(preset)</option>" + options(names) + "</select>";
+    } else {
+      const std::string def = row.default_text().empty() ? "none" : row.default_text();
+      field_controls += "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + html_escape(def) + "\">";
+    }
+    field_controls += "</label>\n";
+  }
   const std::pair<const char*, std::string> fills[] = {
       {"@preset@", options(preset_names)},
-      {"@noise@", options(perlin::noise_kind_names())},
-      {"@interp@", options(perlin::interpolation_names())},
-      {"@fractal@", options(perlin::fractal_kind_names())},
-      {"@plane@", options(perlin::plane_names())},
-      {"@warp@", options(perlin::warp_kind_names())},
+      {"@field@", field_controls},
       {"@colormap@", options(colormap_names)},
   };
   std::string page = k_page;

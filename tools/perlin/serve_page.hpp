@@ -27,28 +27,14 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <h1>perlin preview</h1>
 <label>preset <select name="preset"><option value="">(plain)</option>@preset@</select></label>
 <label>size <input type="text" name="size" placeholder="512x512"></label>
-<label>noise <select name="noise"><option value="">(preset)</option>@noise@</select></label>
-<label>interp <select name="interp"><option value="">(preset)</option>@interp@</select></label>
-<label>seed <input type="text" name="seed" placeholder="Ken Perlin's"></label>
-<label>period <input type="text" name="period" placeholder="none"></label>
-<label>fractal <select name="fractal"><option value="">(preset)</option>@fractal@</select></label>
-<label>octaves <input type="number" name="octaves" min="1" max="32" placeholder="preset"></label>
-<label>frequency <input type="text" name="frequency" placeholder="preset"></label>
-<label>lacunarity <input type="text" name="lacunarity" placeholder="preset"></label>
-<label>persistence <input type="text" name="persistence" placeholder="preset"></label>
-<label>normalize <input type="checkbox" name="normalize"></label>
-<label>decorrelate <input type="checkbox" name="decorrelate"></label>
-<label>plane <select name="plane"><option value="">(preset)</option>@plane@</select></label>
-<label>warp <select name="warp"><option value="">(preset)</option>@warp@</select></label>
-<label>warp amplitude <input type="text" name="warp-amplitude" placeholder="preset"></label>
-<label>warp frequency <input type="text" name="warp-frequency" placeholder="preset"></label>
-<label>warp octaves <input type="number" name="warp-octaves" min="1" max="32" placeholder="preset"></label>
-<label>warp seed <input type="text" name="warp-seed" placeholder="the field's"></label>
+<label>step <input type="text" name="step" placeholder="preset" title="distance between neighbouring pixels in noise units"></label>
+@field@
 <label>colormap <select name="colormap"><option value="">(preset)</option>@colormap@</select></label>
 <label>invert <input type="checkbox" name="invert"></label>
 <label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
 <label>tileable <input type="checkbox" name="tileable"></label>
 <label>origin <input type="text" name="origin" placeholder="0,0"></label>
+<label>recipe <input type="text" name="recipe" placeholder="paste a recipe" title="perlin=1&amp;...: options here override it"></label>
 <label>z slice <input type="range" id="z" min="-4" max="4" step="0.01" value="0"></label>
 <div class="row"><button type="button" id="play">play loop</button> <span>(4-D: z, w on a circle)</span></div>
 <p>Drag the picture to pan, use the wheel to zoom.</p>
@@ -64,6 +50,7 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <canvas id="histogram" width="256" height="60"></canvas>
 <div class="row"><b>Command</b> <button id="copy" type="button">copy</button></div>
 <pre id="command"></pre>
+<b>Recipe</b><pre id="recipe"></pre>
 <b>C++</b><pre id="cpp"></pre>
 <b>Python</b><pre id="python"></pre>
 </div>
@@ -139,6 +126,7 @@ async function update() {
     `render ${body.ms.toFixed(1)} ms · min ${body.min.toFixed(4)} · max ${body.max.toFixed(4)} · mean ${body.mean.toFixed(4)} · mapped [${body.lo.toFixed(4)}, ${body.hi.toFixed(4)}]`;
   drawHistogram(body.histogram);
   document.getElementById("command").textContent = body.command;
+  document.getElementById("recipe").textContent = body.recipe;
   document.getElementById("cpp").textContent = body.cpp;
   document.getElementById("python").textContent = body.python;
   document.getElementById("download-png").href = "/render.png?" + exportQuery();
@@ -169,7 +157,7 @@ window.addEventListener("mouseup", e => {
 preview.addEventListener("wheel", e => {
   if (!last) return;
   e.preventDefault();
-  field("frequency").value = fmt(last.step[0] * (e.deltaY > 0 ? 1.25 : 0.8));
+  field("step").value = fmt(last.step[0] * (e.deltaY > 0 ? 1.25 : 0.8));
   update();
 }, { passive: false });
 

@@ -1,0 +1,124 @@
+// The one parser per type of the option table (option_table.hpp), shared by every front that
+// reads options as text: integers, numbers, flags, seeds and comma-separated lists, with one
+// message shape ("<option>: '<text>' is not <what>").
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "perlin/error.hpp"
+
+namespace perlin::detail {
+
+/// The text for a message: at most 40 characters, control and non-ASCII bytes escaped as \xHH,
+/// in single quotes, so no message carries terminal escapes or invalid UTF-8.
+inline std::string quoted(std::string_view v) {
+  std::string out = "'";
+  const std::size_t n = v.size() > 40 ? 40 : v.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    if (c < 0x20 || c >= 0x7F) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + (v.size() > 40 ? "...'" : "'");
+}
+
+/// A decimal integer with an optional sign ("+42", "-3"); nothing else (no spaces, no "0x").
+/// Throws invalid_argument "<option>: '<v>' is not an integer" (or out of range for T).
+template <class T>
+T parse_integer(std::string_view option, std::string_view v, const char* what = "an integer") {
+  const char* first = v.data();
+  const char* last = v.data() + v.size();
+  const bool plus = first != last && *first == '+';
+  if (plus) ++first;
+  if (first == last || (plus && *first == '-'))
+    detail::throw_invalid(std::string(option), quoted(v) + " is not " + what);
+  T out{};
+  const auto [ptr, ec] = std::from_chars(first, last, out);
+  if (ec == std::errc::result_out_of_range && ptr == last) {
+    detail::throw_invalid(std::string(option), quoted(v) + " is out of range");
+  }
+  if (ec != std::errc() || ptr != last)
+    detail::throw_invalid(std::string(option), quoted(v) + " is not " + what);
+  return out;
+}
+
+/// A finite decimal or scientific number with an optional sign ("1e3", "+0.5", "-2"); not
+/// "inf", "nan", hexadecimal or with spaces. Throws invalid_argument.
+inline double parse_number(std::string_view option, std::string_view v) {
+  const char* first = v.data();
+  const char* last = v.data() + v.size();
+  const bool plus = first != last && *first == '+';
+  if (plus) ++first;
+  double out = 0;
+  const auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  if (first == last || (plus && *first == '-') || ptr != last ||
+      (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    detail::throw_invalid(std::string(option), quoted(v) + " is not a number");
+  }
+  if (ec == std::errc::result_out_of_range || !std::isfinite(out)) {
+    detail::throw_invalid(std::string(option), "must be finite, got " + quoted(v));
+  }
+  return out;
+}
+
+/// 1, 0, true or false.
+inline bool parse_flag(std::string_view option, std::string_view v) {
+  if (v == "1" || v == "true") return true;
+  if (v == "0" || v == "false") return false;
+  detail::throw_invalid(std::string(option), quoted(v) + " is not 1, 0, true or false");
+}
+
+/// An integer from 0 to 2^64-1.
+inline std::uint64_t parse_seed(std::string_view option, std::string_view v) {
+  constexpr const char* what = "an integer from 0 to 18446744073709551615";
+  if (!v.empty() && v[0] == '-')
+    detail::throw_invalid(std::string(option), quoted(v) + " is not " + what);
+  const char* first = v.data() + (!v.empty() && v[0] == '+' ? 1 : 0);
+  std::uint64_t out = 0;
+  const auto [ptr, ec] = std::from_chars(first, v.data() + v.size(), out);
+  if (first == v.data() + v.size() || ec != std::errc() || ptr != v.data() + v.size()) {
+    detail::throw_invalid(std::string(option), quoted(v) + " is not " + what);
+  }
+  return out;
+}
+
+/// The items of a comma-separated list, each non-empty ("1,,2" and "1," are refused).
+inline std::vector<std::string_view> split_list(std::string_view option, std::string_view v) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = v.find(',', start);
+    const std::string_view item =
+        v.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (item.empty()) detail::throw_invalid(std::string(option), quoted(v) + " has an empty item");
+    out.push_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+/// The shortest text that parses back to the same double (std::to_chars), with "e+" written as
+/// "e" so that the text needs no escaping in a URL: 0.015625, 1e20, -2.5e-07.
+inline std::string number_text(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string out(buf, r.ptr);
+  if (const auto e = out.find("e+"); e != std::string::npos) out.erase(e + 1, 1);
+  return out;
+}
+
+}  // namespace perlin::detail

@@ -1,0 +1,569 @@
+// The option table (option_table.hpp): the rows, their one parser per type, the recipes.
+#include "perlin/option_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "detail/text.hpp"
+#include "perlin/error.hpp"
+#include "perlin/fractal.hpp"
+#include "perlin/lattice.hpp"
+#include "perlin/warp.hpp"
+
+namespace perlin {
+
+namespace {
+
+constexpr double k_inf = std::numeric_limits<double>::infinity();
+
+bool has_fractal(const field_spec& s) { return s.fractal != "none"; }
+bool is_ridged(const field_spec& s) { return s.fractal == "ridged"; }
+bool is_value(const field_spec& s) { return s.noise == "value"; }
+bool has_warp(const field_spec& s) { return s.warp != "none"; }
+bool has_warp_octaves(const field_spec& s) {
+  return s.warp == "progressive" || s.warp == "independent";
+}
+
+constexpr std::string_view k_no_fractal = "has no effect without --fractal (the fractal is none)";
+constexpr std::string_view k_no_warp = "has no effect without --warp (the warp is none)";
+
+// The rows. Defaults are field_spec's members; the ranges are the library's (fractal.hpp,
+// warp.hpp, lattice.hpp), which its setters check for C++ callers too.
+const std::vector<option_info>& rows() {
+  using T = option_type;
+  static const std::vector<option_info> table = {
+      {.name = "noise",
+       .type = T::choice,
+       .help = "Base noise: improved (Ken Perlin 2002) or value",
+       .choices = noise_kind_names,
+       .member = &field_spec::noise},
+      {.name = "interp",
+       .type = T::choice,
+       .help = "Value-noise interpolation: linear, cosine, cubic or quintic",
+       .choices = interpolation_names,
+       .used = is_value,
+       .unused_reason = "has no effect on improved noise (it is for --noise value)",
+       .member = &field_spec::interp},
+      {.name = "seed",
+       .type = T::seed,
+       .help = "64-bit seed of the permutation (docs/seeding.md); default: Ken Perlin's table",
+       .member = &field_spec::seed},
+      {.name = "period",
+       .type = T::periods,
+       .help = "Tiling period in lattice cells: P for every axis, or one per axis P,P[,P[,P]]",
+       .unit = "lattice cells",
+       .has_range = true,
+       .min = 1,
+       .max = 2147483647,
+       .member = &field_spec::period},
+      {.name = "fractal",
+       .type = T::choice,
+       .help = "Fractal over the octaves: none, fbm, turbulence, ridged or billow",
+       .choices = fractal_kind_names,
+       .member = &field_spec::fractal},
+      {.name = "octaves",
+       .type = T::integer,
+       .help = "Number of octaves",
+       .unit = "octaves",
+       .has_range = true,
+       .min = 1,
+       .max = k_max_octaves,
+       .used = has_fractal,
+       .unused_reason = k_no_fractal,
+       .member = &field_spec::octaves},
+      {.name = "frequency",
+       .type = T::number,
+       .help = "Frequency of the first octave: lattice cells per unit",
+       .unit = "cells per unit",
+       .has_range = true,
+       .min = 0,
+       .max = k_inf,
+       .min_exclusive = true,
+       .member = &field_spec::frequency},
+      {.name = "lacunarity",
+       .type = T::number,
+       .help = "Frequency ratio between octaves",
+       .has_range = true,
+       .min = 0,
+       .max = k_inf,
+       .min_exclusive = true,
+       .used = has_fractal,
+       .unused_reason = k_no_fractal,
+       .member = &field_spec::lacunarity},
+      {.name = "persistence",
+       .alias = "gain",
+       .type = T::number,
+       .help = "Amplitude ratio between octaves",
+       .has_range = true,
+       .min = 0,
+       .max = k_inf,
+       .used = has_fractal,
+       .unused_reason = k_no_fractal,
+       .member = &field_spec::persistence},
+      {.name = "normalize",
+       .type = T::flag,
+       .help = "Divide the fractal by the sum of its amplitudes",
+       .used = has_fractal,
+       .unused_reason = k_no_fractal,
+       .member = &field_spec::normalize},
+      {.name = "decorrelate",
+       .type = T::flag,
+       .help = "Offset each octave so that the octaves do not align",
+       .used = has_fractal,
+       .unused_reason = k_no_fractal,
+       .member = &field_spec::decorrelate},
+      {.name = "ridged-offset",
+       .type = T::number,
+       .help = "Ridged: the ridge's height, s = (offset - |n|)^2 w (libnoise's offset)",
+       .has_range = true,
+       .min = 0,
+       .max = k_max_ridged_offset,
+       .used = is_ridged,
+       .unused_reason = "has no effect without --fractal ridged",
+       .member = &field_spec::ridged_offset},
+      {.name = "ridged-gain",
+       .type = T::number,
+       .help = "Ridged: how much an octave's ridges weight the next, w = clamp(gain s, 0, 1)",
+       .has_range = true,
+       .min = 0,
+       .max = k_max_ridged_gain,
+       .used = is_ridged,
+       .unused_reason = "has no effect without --fractal ridged",
+       .member = &field_spec::ridged_gain},
+      {.name = "plane",
+       .type = T::choice,
+       .help = "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)",
+       .choices = plane_names,
+       .member = &field_spec::plane},
+      {.name = "warp",
+       .type = T::choice,
+       .help = "Domain warp: none, basic, progressive or independent (docs/warp.md)",
+       .choices = warp_kind_names,
+       .member = &field_spec::warp},
+      {.name = "warp-amplitude",
+       .type = T::number,
+       .help = "How far the warp moves points",
+       .unit = "cells of the first octave",
+       .has_range = true,
+       .min = 0,
+       .max = k_inf,
+       .used = has_warp,
+       .unused_reason = k_no_warp,
+       .member = &field_spec::warp_amplitude},
+      {.name = "warp-frequency",
+       .type = T::number,
+       .help = "Frequency of the warp's first octave relative to --frequency",
+       .has_range = true,
+       .min = 0,
+       .max = 4294967296.0,
+       .min_exclusive = true,
+       .used = has_warp,
+       .unused_reason = k_no_warp,
+       .member = &field_spec::warp_frequency},
+      {.name = "warp-octaves",
+       .type = T::integer,
+       .help = "Octaves of a progressive or independent warp",
+       .unit = "octaves",
+       .has_range = true,
+       .min = 1,
+       .max = k_max_octaves,
+       .used = has_warp_octaves,
+       .unused_reason =
+           "has no effect on a basic warp or without one (use progressive or independent)",
+       .member = &field_spec::warp_octaves},
+      {.name = "warp-seed",
+       .type = T::seed,
+       .help = "64-bit seed of the warp's permutation; default: the field's",
+       .used = has_warp,
+       .unused_reason = k_no_warp,
+       .member = &field_spec::warp_seed},
+  };
+  return table;
+}
+
+std::string range_text(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  return detail::number_text(v);
+}
+
+std::string with_dash(std::string_view name) {
+  std::string s(name);
+  std::replace(s.begin(), s.end(), '_', '-');
+  return s;
+}
+
+/// Checks a parsed number against the row's range: "<name>: must be 1 to 32, got 40".
+void check_range(const option_info& o, double v, std::string_view shown) {
+  if (!o.has_range) return;
+  const bool low = o.min_exclusive ? !(v > o.min) : !(v >= o.min);
+  if (low || v > o.max) {
+    detail::throw_invalid(std::string(o.name),
+                          "must be " + o.domain() + ", got " + std::string(shown));
+  }
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '%') {
+      const int hi = i + 2 < v.size() ? hex_digit(v[i + 1]) : -1;
+      const int lo = i + 2 < v.size() ? hex_digit(v[i + 2]) : -1;
+      if (hi < 0 || lo < 0)
+        detail::throw_invalid("recipe", detail::quoted(v) + " has a bad %-escape");
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += v[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(option_type t) noexcept {
+  switch (t) {
+    case option_type::integer:
+      return "integer";
+    case option_type::number:
+      return "number";
+    case option_type::flag:
+      return "flag";
+    case option_type::choice:
+      return "choice";
+    case option_type::seed:
+      return "seed";
+    case option_type::periods:
+      return "periods";
+  }
+  return "?";
+}
+
+std::string option_info::domain() const {
+  if (type == option_type::choice && choices != nullptr) {
+    std::string out = "one of: ";
+    const auto names = choices();
+    for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+    return out;
+  }
+  if (type == option_type::flag) return "true or false";
+  if (type == option_type::seed) return "an integer from 0 to 18446744073709551615";
+  if (!has_range) return "any";
+  if (std::isinf(max)) return (min_exclusive ? "> " : ">= ") + range_text(min);
+  if (min_exclusive) return "> " + range_text(min) + " and at most " + range_text(max);
+  return range_text(min) + " to " + range_text(max);
+}
+
+void option_info::set(field_spec& spec, std::string_view text) const {
+  const std::string option(name);
+  switch (type) {
+    case option_type::integer: {
+      const auto v = detail::parse_integer<std::int64_t>(option, text);
+      check_range(*this, static_cast<double>(v), std::to_string(v));
+      spec.*std::get<int field_spec::*>(member) = static_cast<int>(v);
+      return;
+    }
+    case option_type::number: {
+      const double v = detail::parse_number(option, text);
+      check_range(*this, v, detail::number_text(v));
+      spec.*std::get<double field_spec::*>(member) = v;
+      return;
+    }
+    case option_type::flag:
+      spec.*std::get<bool field_spec::*>(member) = detail::parse_flag(option, text);
+      return;
+    case option_type::choice: {
+      const auto names = choices();
+      if (std::find(names.begin(), names.end(), text) == names.end()) {
+        detail::throw_invalid(
+            option, "unknown value " + detail::quoted(text) +
+                        " (valid: " + domain().substr(std::string_view("one of: ").size()) + ")");
+      }
+      spec.*std::get<std::string field_spec::*>(member) = std::string(text);
+      return;
+    }
+    case option_type::seed: {
+      auto& seed = spec.*std::get<std::optional<std::uint64_t> field_spec::*>(member);
+      if (text.empty()) {
+        seed.reset();
+      } else {
+        seed = detail::parse_seed(option, text);
+      }
+      return;
+    }
+    case option_type::periods: {
+      std::vector<std::int64_t> p;
+      if (!text.empty()) {
+        const auto items = detail::split_list(option, text);
+        if (items.size() > k_max_dims) {
+          detail::throw_invalid(option, "at most 4 periods, got " + std::to_string(items.size()));
+        }
+        for (const auto item : items) {
+          const auto v = detail::parse_integer<std::int64_t>(option, item);
+          check_range(*this, static_cast<double>(v), std::to_string(v));
+          p.push_back(v);
+        }
+      }
+      spec.*std::get<std::vector<std::int64_t> field_spec::*>(member) = std::move(p);
+      return;
+    }
+  }
+}
+
+std::string option_info::get(const field_spec& spec) const {
+  switch (type) {
+    case option_type::integer:
+      return std::to_string(spec.*std::get<int field_spec::*>(member));
+    case option_type::number:
+      return detail::number_text(spec.*std::get<double field_spec::*>(member));
+    case option_type::flag:
+      return spec.*std::get<bool field_spec::*>(member) ? "true" : "false";
+    case option_type::choice:
+      return spec.*std::get<std::string field_spec::*>(member);
+    case option_type::seed: {
+      const auto& seed = spec.*std::get<std::optional<std::uint64_t> field_spec::*>(member);
+      return seed ? std::to_string(*seed) : std::string();
+    }
+    case option_type::periods: {
+      std::string out;
+      for (const auto p : spec.*std::get<std::vector<std::int64_t> field_spec::*>(member)) {
+        out += (out.empty() ? "" : ",") + std::to_string(p);
+      }
+      return out;
+    }
+  }
+  return {};
+}
+
+std::span<const option_info> field_options() noexcept { return rows(); }
+
+const option_info* find_option(std::string_view name) noexcept {
+  const std::string n = with_dash(name);
+  for (const auto& o : rows()) {
+    if (o.name == n || (!o.alias.empty() && o.alias == n)) return &o;
+  }
+  return nullptr;
+}
+
+std::string closest_name(std::string_view name, std::span<const std::string_view> candidates) {
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto c : candidates) {
+    std::size_t d = edit_distance(name, c);
+    if (d >= best_d && name.size() >= 3 && c.substr(0, name.size()) == name) d = 2;  // a prefix
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+const option_info& option(std::string_view name) {
+  if (const option_info* o = find_option(name)) return *o;
+  std::vector<std::string_view> names;
+  for (const auto& o : rows()) {
+    names.push_back(o.name);
+    if (!o.alias.empty()) names.push_back(o.alias);
+  }
+  const std::string near = closest_name(with_dash(name), names);
+  if (!near.empty()) {
+    detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (did you mean '" +
+                                 near + "'?)");
+  }
+  std::string valid;
+  for (const auto& o : rows()) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
+  detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (valid: " + valid +
+                               ")");
+}
+
+void field_spec::set(std::string_view name, std::string_view value) {
+  option(name).set(*this, value);
+}
+
+std::string field_spec::get(std::string_view name) const { return option(name).get(*this); }
+
+std::vector<std::string> unused_options(const field_spec& spec, std::span<const std::string> given,
+                                        std::string_view prefix) {
+  std::vector<std::string> out;
+  for (const auto& o : rows()) {
+    if (o.used == nullptr || o.used(spec)) continue;
+    const bool named = std::any_of(given.begin(), given.end(), [&](const std::string& g) {
+      const option_info* r = find_option(g);
+      return r == &o;
+    });
+    if (named)
+      out.push_back(std::string(prefix) + std::string(o.name) + " " + std::string(o.unused_reason));
+  }
+  return out;
+}
+
+std::string options_json() {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& o : rows()) {
+    out += first ? "\n  {" : ",\n  {";
+    first = false;
+    out += "\"name\": " + json_string(o.name);
+    if (!o.alias.empty()) out += ", \"alias\": " + json_string(o.alias);
+    out += ", \"type\": " + json_string(to_string(o.type));
+    const std::string def = o.default_text();
+    if (o.type == option_type::integer || o.type == option_type::number) {
+      out += ", \"default\": " + def;
+    } else if (o.type == option_type::flag) {
+      out += ", \"default\": " + def;
+    } else if (def.empty()) {
+      out += ", \"default\": null";
+    } else {
+      out += ", \"default\": " + json_string(def);
+    }
+    if (o.has_range) {
+      out += ", \"min\": " + range_text(o.min);
+      out += std::isinf(o.max) ? std::string(", \"max\": null") : ", \"max\": " + range_text(o.max);
+      if (o.min_exclusive) out += ", \"min_exclusive\": true";
+    }
+    if (o.choices != nullptr) {
+      out += ", \"choices\": [";
+      const auto names = o.choices();
+      for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + json_string(names[i]);
+      out += "]";
+    }
+    if (!o.unit.empty()) out += ", \"unit\": " + json_string(o.unit);
+    out += ", \"help\": " + json_string(o.help);
+    if (o.used != nullptr) out += ", \"used_when\": " + json_string(o.unused_reason);
+    out += "}";
+  }
+  return out + "\n]\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recipes
+
+std::string recipe_escape(std::string_view text) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) != 0 || c == '.' || c == '_' || c == '~' || c == ',' || c == ':' ||
+        c == '-') {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string to_recipe(const field_spec& spec) {
+  std::string out = "perlin=" + std::to_string(k_recipe_version);
+  const field_spec defaults;
+  for (const auto& o : rows()) {
+    const std::string v = o.get(spec);
+    if (v == o.get(defaults)) continue;
+    out += "&" + std::string(o.name) + "=" + recipe_escape(v);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view text) {
+  if (text.size() > 65536) detail::throw_invalid("recipe", "longer than 65536 characters");
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::size_t i = 0;
+  if (!text.empty() && text[0] == '?') i = 1;
+  bool versioned = false;
+  while (i < text.size()) {
+    const std::size_t end = std::min(text.find_first_of("& \t\r\n", i), text.size());
+    const std::string_view item = text.substr(i, end - i);
+    i = end + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      detail::throw_invalid("recipe", detail::quoted(item) + " is not name=value");
+    }
+    std::string name = percent_decode(item.substr(0, eq));
+    std::string value = percent_decode(item.substr(eq + 1));
+    if (!versioned) {
+      if (name != "perlin") {
+        detail::throw_invalid(
+            "recipe", "must start with perlin=" + std::to_string(k_recipe_version) + ", got " +
+                          detail::quoted(item));
+      }
+      const auto v = detail::parse_integer<int>("recipe", value, "a version number");
+      if (v < 1 || v > k_recipe_version) {
+        detail::throw_invalid("recipe", "unknown version " + detail::quoted(value) +
+                                            " (this library reads 1 to " +
+                                            std::to_string(k_recipe_version) + ")");
+      }
+      versioned = true;
+      continue;
+    }
+    for (const auto& [n, unused] : pairs) {
+      if (n == name) detail::throw_invalid("recipe", detail::quoted(name) + " is given twice");
+    }
+    pairs.emplace_back(std::move(name), std::move(value));
+  }
+  if (!versioned) detail::throw_invalid("recipe", "empty (a recipe starts with perlin=1)");
+  return pairs;
+}
+
+field_spec spec_from_recipe(std::string_view text,
+                            std::vector<std::pair<std::string, std::string>>* others) {
+  field_spec spec;
+  for (auto& [name, value] : recipe_pairs(text)) {
+    if (others != nullptr && find_option(name) == nullptr) {
+      others->emplace_back(std::move(name), std::move(value));
+      continue;
+    }
+    const option_info& o = option(name);
+    if (o.name != name) {
+      detail::throw_invalid("recipe", detail::quoted(name) +
+                                          " is not a recipe name (recipes write '" +
+                                          std::string(o.name) + "')");
+    }
+    o.set(spec, value);
+  }
+  return spec;
+}
+
+}  // namespace perlin

@@ -1,0 +1,188 @@
+// The render settings by name: one table that the CLI's flags, the server's query, Python's
+// perlin.render keywords and the recipes' render part all go through, with the option table's
+// parsers (detail/text.hpp), so every front reads "+8", "1e3" or "0x10" the same way.
+#include <algorithm>
+#include <string>
+
+#include "detail/text.hpp"
+#include "perlin/error.hpp"
+#include "perlin/option_table.hpp"
+#include "render_plan.hpp"
+
+namespace perlin_render {
+
+namespace {
+
+std::string flag_name(std::string_view name) { return "--" + std::string(name); }
+
+/// Runs `body`, turning the table parsers' perlin::invalid_argument into a usage_error naming
+/// --NAME (the render's settings are the CLI's options).
+template <class F>
+void as_usage(std::string_view name, F&& body) {
+  try {
+    body();
+  } catch (const perlin::unknown_option&) {
+    throw;
+  } catch (const perlin::invalid_argument& e) {
+    std::string what = e.what();
+    const std::string prefix = std::string(name) + ": ";
+    if (what.rfind(prefix, 0) == 0) what = what.substr(prefix.size());
+    throw usage_error(flag_name(name) + ": " + what);
+  }
+}
+
+}  // namespace
+
+const std::vector<render_setting>& render_settings() {
+  static const std::vector<render_setting> table = {
+      {"preset", false,
+       "Preset: plain, clouds, marble, wood, terrain, ridges or warped (docs/render.md)"},
+      {"size", false, "Image size WxH in pixels (default 512x512)"},
+      {"step", false,
+       "Distance between neighbouring pixels in noise units (default: the preset's, 1/64 for "
+       "plain)"},
+      {"scale", false, "Pixels per noise unit (1 / step)"},
+      {"origin", false, "Noise coordinates X,Y[,Z[,W]] of pixel (0, 0)"},
+      {"offset", false,
+       "Pixel index of the top-left pixel, I,J[,K]: pixel (i, j) samples origin + (I + i, J + j) * "
+       "step, so "
+       "tiles match a whole render exactly"},
+      {"depth", false, "Render a volume of this many slices, 1 to 2147483647 (.npy or .tif)"},
+      {"colormap", false,
+       "grey, clouds, marble, wood, terrain, heat or flow (RGB), or stops T:#RRGGBB,... "
+       "(0:#1a3d6b,0.45:#e8d9a0,1:#ffffff); default: the preset's"},
+      {"bits", false, "Bit depth of grey PNG and TIFF images: 8 or 16"},
+      {"range", false,
+       "MIN,MAX of the values mapped to black and white, or 'bound' (the true bound); default: the "
+       "field's "
+       "typical range"},
+      {"invert", true, "Map high values to the start of the colormap (black for grey)"},
+      {"stretch", true, "Map each image's own min and max instead (tiles will not match)"},
+      {"tileable", true, "Make the image wrap seamlessly (adjusts the step)"},
+      {"frames", false, "Write N frames (1 to 1000000), FILE_0000.png ..."},
+      {"loop", true, "Frames loop seamlessly (a circle through 4-D noise)"},
+      {"loop-radius", false,
+       "Radius of the loop's circle in noise units (default: frames x step / pi, 2 pixel steps a "
+       "frame)"},
+      {"time-step", false, "Without --loop: z step between frames (default: the step)"},
+      {"animated", true, "With --frames: one animated PNG (APNG) instead of numbered files"},
+      {"fps", false, "Frames a second of --animated (default 24)"},
+  };
+  return table;
+}
+
+const render_setting* find_render_setting(std::string_view name) {
+  for (const auto& s : render_settings()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+bool render_options::was_given(std::string_view name) const {
+  return std::any_of(settings.begin(), settings.end(),
+                     [&](const auto& p) { return p.first == name; }) ||
+         std::find(given.begin(), given.end(), name) != given.end();
+}
+
+void set_render_setting(render_options& o, std::string_view name, std::string_view value) {
+  namespace d = perlin::detail;
+  const render_setting* s = find_render_setting(name);
+  if (s == nullptr) {
+    std::vector<std::string_view> names;
+    for (const auto& r : render_settings()) names.push_back(r.name);
+    for (const auto& r : perlin::field_options()) names.push_back(r.name);
+    const std::string near = perlin::closest_name(name, names);
+    perlin::detail::throw_unknown_option("unknown option " + d::quoted(name) +
+                                         (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  }
+  const std::string n(name);
+  as_usage(name, [&] {
+    if (value.size() > 4096) perlin::detail::throw_invalid(n, "value too long");
+    const std::string v(value);
+    const auto integer = [&] { return d::parse_integer<std::int64_t>(n, value); };
+    if (s->flag) {
+      const bool on = d::parse_flag(n, value);
+      if (n == "invert")
+        o.invert = on;
+      else if (n == "stretch")
+        o.stretch = on;
+      else if (n == "tileable")
+        o.tileable = on;
+      else if (n == "loop")
+        o.loop = on;
+      else if (n == "animated")
+        o.animated = on;
+    } else if (n == "preset") {
+      o.preset = v;
+    } else if (n == "size") {
+      o.size = v;
+    } else if (n == "step") {
+      o.step = d::parse_number(n, value);
+    } else if (n == "scale") {
+      o.scale = d::parse_number(n, value);
+    } else if (n == "origin") {
+      o.origin = v;
+    } else if (n == "offset") {
+      o.offset = v;
+    } else if (n == "depth") {
+      o.depth = integer();
+    } else if (n == "colormap") {
+      o.colormap = v;
+    } else if (n == "bits") {
+      const auto b = integer();
+      if (b != 8 && b != 16) perlin::detail::throw_invalid(n, "must be 8 or 16");
+      o.bits = static_cast<int>(b);
+    } else if (n == "range") {
+      o.range = v;
+    } else if (n == "frames") {
+      o.frames = integer();
+    } else if (n == "loop-radius") {
+      o.loop_radius = d::parse_number(n, value);
+    } else if (n == "time-step") {
+      o.time_step = d::parse_number(n, value);
+    } else if (n == "fps") {
+      const auto f = integer();
+      if (f < 1 || f > 1000)
+        perlin::detail::throw_invalid(n, "must be 1 to 1000, got " + std::to_string(f));
+      o.fps = static_cast<unsigned>(f);
+    }
+  });
+  const auto same = [&](const auto& p) { return p.first == name; };
+  o.settings.erase(std::remove_if(o.settings.begin(), o.settings.end(), same), o.settings.end());
+  o.settings.emplace_back(n, std::string(value));
+}
+
+option_pairs render_setting_pairs(const render_options& o) {
+  option_pairs out;
+  for (const auto& s : render_settings()) {
+    for (const auto& [name, value] : o.settings) {
+      if (name != s.name) continue;
+      // Flags in canonical form; a flag set to false is the default: left out.
+      if (s.flag) {
+        if (perlin::detail::parse_flag(name, value)) out.emplace_back(name, "true");
+      } else {
+        out.emplace_back(name, value);
+      }
+    }
+  }
+  return out;
+}
+
+std::string recipe_of(const perlin::field_spec& spec, const preset& pr, const render_options& o) {
+  // Every field option that differs from the table's default, and those the preset sets (a
+  // preset's normalize switched off is written as normalize=false), then the render settings.
+  std::string out = "perlin=" + std::to_string(perlin::k_recipe_version);
+  const perlin::field_spec defaults;
+  for (const auto& row : perlin::field_options()) {
+    const std::string v = row.get(spec);
+    if (v == row.get(defaults) && !names(pr.field, row.name)) continue;
+    out += "&" + std::string(row.name) + "=" + perlin::recipe_escape(v);
+  }
+  for (const auto& [name, value] : render_setting_pairs(o)) {
+    if (name == "preset" && value == "plain") continue;
+    out += "&" + name + "=" + perlin::recipe_escape(value);
+  }
+  return out;
+}
+
+}  // namespace perlin_render
