@@ -2,17 +2,20 @@
 // field built from it; every call catches everything and turns it into a status and a
 // thread-local message, so no exception crosses the boundary.
 #define PERLIN_BUILDING_C_API
-#include "perlin/perlin.h"
-
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/grid.hpp"
+#include "perlin/option_table.hpp"
+#include "perlin/perlin.h"
 #include "perlin/version.hpp"
 
 struct perlin_field {
@@ -35,11 +38,12 @@ int guarded(F&& body) noexcept {
   try {
     body();
     return PERLIN_OK;
+  } catch (const perlin::unknown_option& e) {
+    return fail(PERLIN_E_OPTION, e.what());
   } catch (const perlin::invalid_argument& e) {
     const std::string m = e.what();
-    if (m.rfind("option: unknown option", 0) == 0) return fail(PERLIN_E_OPTION, m);
-    const bool size = m.rfind("dims", 0) == 0 || m.rfind("count", 0) == 0 || m.rfind("out", 0) == 0 ||
-                      m.rfind("point", 0) == 0;
+    const bool size = m.rfind("dims", 0) == 0 || m.rfind("count", 0) == 0 ||
+                      m.rfind("out", 0) == 0 || m.rfind("point", 0) == 0;
     return fail(size ? PERLIN_E_SIZE : PERLIN_E_VALUE, m);
   } catch (const std::bad_alloc&) {
     return fail(PERLIN_E_MEMORY, "out of memory");
@@ -51,13 +55,14 @@ int guarded(F&& body) noexcept {
 }
 
 int check_dims(int dims) {
-  if (dims < 1 || dims > 4) return fail(PERLIN_E_SIZE, "dims: must be 1 to 4, got " + std::to_string(dims));
+  if (dims < 1 || dims > 4)
+    return fail(PERLIN_E_SIZE, "dims: must be 1 to 4, got " + std::to_string(dims));
   return PERLIN_OK;
 }
 
 template <class T>
-int fill(const perlin_field* f, int dims, const size_t* count, const double* origin, const double* step,
-         T* out, size_t out_len, int threads) {
+int fill(const perlin_field* f, int dims, const size_t* count, const double* origin,
+         const double* step, T* out, size_t out_len, int threads) {
   if (f == nullptr || count == nullptr || origin == nullptr || step == nullptr || out == nullptr) {
     return fail(PERLIN_E_NULL, "field, count, origin, step and out must not be null");
   }
@@ -71,7 +76,8 @@ int fill(const perlin_field* f, int dims, const size_t* count, const double* ori
       g.origin[k] = origin[k];
       g.step[k] = step[k];
     }
-    (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len), {.threads = static_cast<unsigned>(threads)});
+    (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len),
+                            {.threads = static_cast<unsigned>(threads)});
   });
 }
 
@@ -83,20 +89,100 @@ int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T*
   if (const int rc = check_dims(dims); rc != PERLIN_OK) return rc;
   if (threads < 0) return fail(PERLIN_E_VALUE, "threads: must be >= 0 (0 = every core)");
   for (int k = 0; k < dims; ++k) {
-    if (coords[k] == nullptr && n > 0) return fail(PERLIN_E_NULL, "coords: axis " + std::to_string(k) + " is null");
+    if (coords[k] == nullptr && n > 0)
+      return fail(PERLIN_E_NULL, "coords: axis " + std::to_string(k) + " is null");
   }
   if (n == 0) return PERLIN_OK;
   return guarded([&] {
     perlin::point_set<T> ps;
     std::span<const T>* axes[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
     for (int k = 0; k < dims; ++k) *axes[k] = std::span<const T>(coords[k], n);
-    perlin::eval_points(f->field, ps, std::span<T>(out, n), {.threads = static_cast<unsigned>(threads)});
+    perlin::eval_points(f->field, ps, std::span<T>(out, n),
+                        {.threads = static_cast<unsigned>(threads)});
   });
+}
+
+/// The option table's rows as C strings that live as long as the program.
+struct option_rows {
+  struct row {
+    std::string type, default_value, choices;
+  };
+  std::vector<row> rows;
+  option_rows() {
+    for (const auto& o : perlin::field_options()) {
+      row r{std::string(perlin::to_string(o.type)), o.default_text(), {}};
+      if (o.choices != nullptr) {
+        for (const auto& c : o.choices()) r.choices += (r.choices.empty() ? "" : ",") + c;
+      }
+      rows.push_back(std::move(r));
+    }
+  }
+};
+
+const option_rows& c_rows() {
+  static const option_rows rows;
+  return rows;
 }
 
 }  // namespace
 
 extern "C" {
+
+int perlin_option_count(void) { return static_cast<int>(perlin::field_options().size()); }
+
+int perlin_option_info(int index, perlin_option* out) {
+  if (out == nullptr) return fail(PERLIN_E_NULL, "out must not be null");
+  const auto rows = perlin::field_options();
+  if (index < 0 || static_cast<std::size_t>(index) >= rows.size()) {
+    return fail(PERLIN_E_SIZE, "index: must be 0 to " + std::to_string(rows.size() - 1) + ", got " +
+                                   std::to_string(index));
+  }
+  return guarded([&] {
+    const auto& o = rows[static_cast<std::size_t>(index)];
+    const auto& c = c_rows().rows[static_cast<std::size_t>(index)];
+    // The table's string_views point into string literals: NUL-terminated.
+    out->name = o.name.data();
+    out->alias = o.alias.empty() ? "" : o.alias.data();
+    out->type = c.type.c_str();
+    out->default_value = c.default_value.c_str();
+    out->help = o.help.data();
+    out->unit = o.unit.empty() ? "" : o.unit.data();
+    out->choices = c.choices.c_str();
+    out->has_range = o.has_range ? 1 : 0;
+    out->min = o.min;
+    out->max = o.max;
+    out->min_exclusive = o.min_exclusive ? 1 : 0;
+  });
+}
+
+perlin_field* perlin_field_from_recipe(const char* text) {
+  if (text == nullptr) {
+    fail(PERLIN_E_NULL, "text must not be null");
+    return nullptr;
+  }
+  perlin_field* out = nullptr;
+  const int rc = guarded([&] {
+    perlin::field_spec spec = perlin::spec_from_recipe(text);
+    perlin::field f = perlin::make_field(spec);
+    out = new perlin_field{std::move(spec), std::move(f)};
+  });
+  return rc == PERLIN_OK ? out : nullptr;
+}
+
+size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
+  if (field == nullptr) {
+    fail(PERLIN_E_NULL, "field must not be null");
+    return 0;
+  }
+  std::string text;
+  if (guarded([&] { text = perlin::to_recipe(field->spec); }) != PERLIN_OK) return 0;
+  if (buf != nullptr && size > 0) {
+    const std::size_t n = std::min(size - 1, text.size());
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+  }
+  return text.size();
+}
 
 const char* perlin_version(void) { return perlin::version().data(); }
 
@@ -147,12 +233,14 @@ double perlin_field_eval(const perlin_field* field, int dims, const double* coor
   }
   if (check_dims(dims) != PERLIN_OK) return nan;
   double v = nan;
-  guarded([&] { v = field->field.eval(std::span<const double>(coords, static_cast<std::size_t>(dims))); });
+  guarded([&] {
+    v = field->field.eval(std::span<const double>(coords, static_cast<std::size_t>(dims)));
+  });
   return v;
 }
 
-int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords, double* value,
-                            double* gradient) {
+int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords,
+                            double* value, double* gradient) {
   if (field == nullptr || coords == nullptr || value == nullptr || gradient == nullptr) {
     return fail(PERLIN_E_NULL, "field, coords, value and gradient must not be null");
   }
@@ -168,18 +256,19 @@ int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, c
   return fill(field, dims, count, origin, step, out, out_len, threads);
 }
 
-int perlin_fill_grid_double(const perlin_field* field, int dims, const size_t* count, const double* origin,
-                            const double* step, double* out, size_t out_len, int threads) {
+int perlin_fill_grid_double(const perlin_field* field, int dims, const size_t* count,
+                            const double* origin, const double* step, double* out, size_t out_len,
+                            int threads) {
   return fill(field, dims, count, origin, step, out, out_len, threads);
 }
 
-int perlin_eval_points(const perlin_field* field, int dims, const float* const* coords, size_t n, float* out,
-                       int threads) {
+int perlin_eval_points(const perlin_field* field, int dims, const float* const* coords, size_t n,
+                       float* out, int threads) {
   return points(field, dims, coords, n, out, threads);
 }
 
-int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords, size_t n,
-                              double* out, int threads) {
+int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords,
+                              size_t n, double* out, int threads) {
   return points(field, dims, coords, n, out, threads);
 }
 

@@ -48,7 +48,7 @@ const std::vector<option_info>& rows() {
        .member = &field_spec::interp},
       {.name = "seed",
        .type = T::seed,
-       .help = "64-bit seed of the permutation (docs/seeding.md); default: Ken Perlin's table",
+       .help = "64-bit seed of the permutation (docs/seeding.md)", .unset = "Ken Perlin's table",
        .member = &field_spec::seed},
       {.name = "period",
        .type = T::periods,
@@ -175,7 +175,7 @@ const std::vector<option_info>& rows() {
        .member = &field_spec::warp_octaves},
       {.name = "warp-seed",
        .type = T::seed,
-       .help = "64-bit seed of the warp's permutation; default: the field's",
+       .help = "64-bit seed of the warp's permutation", .unset = "the field's",
        .used = has_warp,
        .unused_reason = k_no_warp,
        .member = &field_spec::warp_seed},
@@ -469,7 +469,8 @@ std::string options_json() {
     }
     if (!o.unit.empty()) out += ", \"unit\": " + json_string(o.unit);
     out += ", \"help\": " + json_string(o.help);
-    if (o.used != nullptr) out += ", \"used_when\": " + json_string(o.unused_reason);
+    if (!o.unset.empty()) out += ", \"unset\": " + json_string(o.unset);
+    if (o.used != nullptr) out += ", \"unused_reason\": " + json_string(o.unused_reason);
     out += "}";
   }
   return out + "\n]\n";
@@ -539,7 +540,10 @@ std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view t
       continue;
     }
     for (const auto& [n, unused] : pairs) {
-      if (n == name) detail::throw_invalid("recipe", detail::quoted(name) + " is given twice");
+      const option_info* a = find_option(n);
+      if (n == name || (a != nullptr && a == find_option(name))) {
+        detail::throw_invalid("recipe", detail::quoted(name) + " is given twice");
+      }
     }
     pairs.emplace_back(std::move(name), std::move(value));
   }
@@ -555,13 +559,8 @@ field_spec spec_from_recipe(std::string_view text,
       others->emplace_back(std::move(name), std::move(value));
       continue;
     }
-    const option_info& o = option(name);
-    if (o.name != name) {
-      detail::throw_invalid("recipe", detail::quoted(name) +
-                                          " is not a recipe name (recipes write '" +
-                                          std::string(o.name) + "')");
-    }
-    o.set(spec, value);
+    // An alias ("gain") or "_" for "-" reads too; recipes write the table's names.
+    option(name).set(spec, value);
   }
   return spec;
 }

@@ -5,7 +5,8 @@
 //   using (var p = new Perlin()) { ... }               // Ken Perlin's table
 //   double v = p.Noise(3.14, 42, 7);                   // 0.13691995878400012, bit for bit
 //   double h = new Perlin(42).OctavePerlin(x, y, z, 6, 0.5);
-//   using var f = new Perlin(42).Set("fractal", "fbm").Set("octaves", "8");   // any CLI option
+//   using var f = new Perlin(42).Set("fractal", "fbm").Set("octaves", "8");   // docs/options.md
+//   using var g = Perlin.FromRecipe(f.Recipe);          // the same field, bit for bit
 //   f.FillGrid(pixels, 512, 512, 0, 0, 1.0 / 64);      // SIMD, every core
 //
 // Errors throw PerlinException with the library's message ("octaves: must be 1 to 32, got 0").
@@ -64,6 +65,11 @@ namespace PerlinNoise
         internal static extern int perlin_fill_grid_double(FieldHandle field, int dims, UIntPtr[] count,
             double[] origin, double[] step, [Out] double[] output, UIntPtr length, int threads);
 
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern FieldHandle perlin_field_from_recipe([MarshalAs(UnmanagedType.LPStr)] string text);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern UIntPtr perlin_field_recipe(FieldHandle field, byte[] buf, UIntPtr size);
+
         internal static string LastError() => Marshal.PtrToStringAnsi(perlin_last_error()) ?? "";
 
         internal static void Check(int code)
@@ -81,6 +87,7 @@ namespace PerlinNoise
         private FieldHandle octaveField;   // the last OctavePerlin settings
         private int octaveCount = -1;
         private double octavePersistence = double.NaN;
+        private readonly object octaveLock = new object();  // OctavePerlin from several threads
 
         /// <summary>Ken Perlin's permutation.</summary>
         public Perlin() : this(null) { }
@@ -91,6 +98,32 @@ namespace PerlinNoise
         {
             this.seed = seed;
             field = New();
+        }
+
+        private Perlin(FieldHandle made)
+        {
+            if (made.IsInvalid) throw new PerlinException(-3, Native.LastError());
+            field = made;
+        }
+
+        /// <summary>The field of a recipe ("perlin=1&amp;fractal=fbm&amp;octaves=8", docs/recipes.md):
+        /// the same bits as every other front.</summary>
+        public static Perlin FromRecipe(string recipe)
+        {
+            if (recipe == null) throw new ArgumentNullException(nameof(recipe));
+            return new Perlin(Native.perlin_field_from_recipe(recipe));
+        }
+
+        /// <summary>The field's recipe: one line that names it completely.</summary>
+        public string Recipe
+        {
+            get
+            {
+                ulong n = (ulong)Native.perlin_field_recipe(field, null, UIntPtr.Zero);
+                var buf = new byte[n + 1];
+                Native.perlin_field_recipe(field, buf, (UIntPtr)(n + 1));
+                return System.Text.Encoding.ASCII.GetString(buf, 0, (int)n);
+            }
         }
 
         private FieldHandle New()
@@ -130,6 +163,10 @@ namespace PerlinNoise
         /// <summary>The value and the analytic gradient.</summary>
         public double Gradient(double[] p, double[] gradient)
         {
+            if (p == null) throw new ArgumentNullException(nameof(p));
+            if (gradient == null) throw new ArgumentNullException(nameof(gradient));
+            if (gradient.Length < p.Length)
+                throw new PerlinException(-4, "gradient: must hold one value per coordinate (" + p.Length + ")");
             Native.Check(Native.perlin_field_eval_deriv(field, p.Length, p, out double v, gradient));
             return v;
         }
@@ -137,6 +174,14 @@ namespace PerlinNoise
         /// <summary>sum over i &lt; octaves of persistence^i * noise(2^i x, 2^i y, 2^i z): Ken Perlin's
         /// octave loop (and seed 000's), bit for bit, not normalised.</summary>
         public double OctavePerlin(double x, double y, double z, int octaves, double persistence)
+        {
+            lock (octaveLock)
+            {
+                return OctavePerlinLocked(x, y, z, octaves, persistence);
+            }
+        }
+
+        private double OctavePerlinLocked(double x, double y, double z, int octaves, double persistence)
         {
             if (octaveField == null || octaves != octaveCount || !persistence.Equals(octavePersistence))
             {
@@ -175,7 +220,7 @@ namespace PerlinNoise
         public void Dispose()
         {
             field.Dispose();
-            octaveField?.Dispose();
+            lock (octaveLock) octaveField?.Dispose();
         }
     }
 }

@@ -2,6 +2,7 @@
 --   local perlin = require "perlin_ffi"
 --   perlin.noise(x [, y [, z [, w]]]); local f = perlin.new{seed = 42, fractal = "fbm"}
 --   f:eval(x, y); f:grid(w, h, {x0 =, y0 =, step =, threads =}) -> a float[w*h] cdata, 0-based
+--   perlin.from_recipe(text), f:recipe(): recipes (docs/recipes.md)
 -- Fields are freed by ffi.gc (LuaJIT never runs a table's __gc). Errors raise the library's
 -- message. libperlin.so must be on the library path (or set PERLIN_LIB to its path).
 local ffi = require "ffi"
@@ -14,6 +15,8 @@ perlin_field* perlin_field_new(void);
 void perlin_field_free(perlin_field* field);
 int perlin_field_set(perlin_field* field, const char* option, const char* value);
 double perlin_field_eval(const perlin_field* field, int dims, const double* coords);
+perlin_field* perlin_field_from_recipe(const char* text);
+size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
                      const double* step, float* out, size_t out_len, int threads);
 ]]
@@ -45,7 +48,16 @@ function field:eval(...) return eval_at(self.handle, ...) end
 function field:grid(w, h, o)
   o = o or {}
   local n = w * h
-  local out = o.out or ffi.new("float[?]", n)
+  local out = o.out
+  if out ~= nil then
+    -- The out buffer must hold the whole grid: the C call trusts the length it is given.
+    local size = ffi.sizeof(out)
+    if size == nil or size < n * 4 then
+      error("out: must be a float array of at least w*h = " .. n .. " values", 2)
+    end
+  else
+    out = ffi.new("float[?]", n)
+  end
   local count = ffi.new("size_t[2]", w, h)
   local origin = ffi.new("double[2]", o.x0 or 0, o.y0 or 0)
   local s = o.step or 1 / 64
@@ -67,6 +79,19 @@ local perlin = { version = ffi.string(C.perlin_version()) }
 
 local default = new_handle()
 function perlin.noise(...) return eval_at(default, ...) end
+
+function field:recipe()
+  local n = C.perlin_field_recipe(self.handle, nil, 0)
+  local buf = ffi.new("char[?]", n + 1)
+  C.perlin_field_recipe(self.handle, buf, n + 1)
+  return ffi.string(buf, n)
+end
+
+function perlin.from_recipe(text)
+  local h = C.perlin_field_from_recipe(tostring(text))
+  if h == nil then fail() end
+  return setmetatable({ handle = ffi.gc(h, C.perlin_field_free) }, field)
+end
 
 function perlin.new(options)
   local h = new_handle()

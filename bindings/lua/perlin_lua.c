@@ -1,11 +1,13 @@
 /* perlin for Lua 5.4: `local perlin = require "perlin"` (a C module over the C API).
  *
  *   perlin.noise(x [, y [, z [, w]]])      Ken Perlin's improved noise, 1 to 4-D, exact
- *   local f = perlin.new{seed = 42, fractal = "fbm", octaves = 6}   any option of the CLI
+ *   local f = perlin.new{seed = 42, fractal = "fbm", octaves = 6}   the option table's
+ *                                          options (docs/options.md); unknown keys are errors
  *   f:eval(x [, y [, z [, w]]])            the field at a point (exact)
  *   f:grid(w, h [, {x0 =, y0 =, step =, threads =, out =}])
  *                                          w*h values (SIMD, every core) into a table, row by row
  *                                          (out: a table to reuse); one call for a whole map
+ *   perlin.from_recipe(text), f:recipe()   the field of a recipe, and a field's (docs/recipes.md)
  *   perlin.version                         "0.1.0"
  *
  * Errors raise Lua errors with the library's message ("octaves: must be 1 to 32, got 0").
@@ -35,9 +37,36 @@ static int eval_at(lua_State* L, const perlin_field* f, int first) {
   return 1;
 }
 
-static perlin_field* g_default = NULL; /* Ken Perlin's noise for perlin.noise */
+/* perlin.noise: Ken Perlin's noise, a field of this Lua state (its first upvalue), freed by its
+ * __gc with the state: no field is shared between states or threads. */
+static int l_noise(lua_State* L) {
+  perlin_field** f = (perlin_field**)lua_touserdata(L, lua_upvalueindex(1));
+  return eval_at(L, *f, 1);
+}
 
-static int l_noise(lua_State* L) { return eval_at(L, g_default, 1); }
+/* A new field userdata on the stack (NULL field: error raised). */
+static perlin_field** push_field(lua_State* L, perlin_field* made) {
+  perlin_field** f = (perlin_field**)lua_newuserdatauv(L, sizeof(perlin_field*), 0);
+  *f = made;
+  if (*f == NULL) luaL_error(L, "%s", perlin_last_error());
+  luaL_setmetatable(L, FIELD);
+  return f;
+}
+
+static int l_from_recipe(lua_State* L) {
+  push_field(L, perlin_field_from_recipe(luaL_checkstring(L, 1)));
+  return 1;
+}
+
+static int l_recipe(lua_State* L) {
+  perlin_field* f = *check_field(L);
+  size_t n = perlin_field_recipe(f, NULL, 0);
+  luaL_Buffer b;
+  char* p = luaL_buffinitsize(L, &b, n + 1);
+  perlin_field_recipe(f, p, n + 1);
+  luaL_pushresultsize(&b, n);
+  return 1;
+}
 
 static int l_eval(lua_State* L) { return eval_at(L, *check_field(L), 2); }
 
@@ -58,10 +87,7 @@ static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
 static int l_new(lua_State* L) {
   perlin_field** f;
   char buf[64];
-  f = (perlin_field**)lua_newuserdatauv(L, sizeof(perlin_field*), 0);
-  *f = perlin_field_new();
-  if (*f == NULL) return luaL_error(L, "%s", perlin_last_error());
-  luaL_setmetatable(L, FIELD);
+  f = push_field(L, perlin_field_new());
   if (lua_isnoneornil(L, 1)) return 1;
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_pushnil(L);
@@ -137,18 +163,9 @@ static int l_gc(lua_State* L) {
   return 0;
 }
 
-static int l_gc_default(lua_State* L) {
-  (void)L;
-  perlin_field_free(g_default);
-  g_default = NULL;
-  return 0;
-}
-
 int luaopen_perlin(lua_State* L) {
-  static const luaL_Reg methods[] = {{"eval", l_eval}, {"grid", l_grid}, {NULL, NULL}};
-  static const luaL_Reg functions[] = {{"noise", l_noise}, {"new", l_new}, {NULL, NULL}};
-  if (g_default == NULL) g_default = perlin_field_new();
-  if (g_default == NULL) return luaL_error(L, "%s", perlin_last_error());
+  static const luaL_Reg methods[] = {{"eval", l_eval}, {"grid", l_grid}, {"recipe", l_recipe}, {NULL, NULL}};
+  static const luaL_Reg functions[] = {{"new", l_new}, {"from_recipe", l_from_recipe}, {NULL, NULL}};
   luaL_newmetatable(L, FIELD);
   lua_pushcfunction(L, l_gc);
   lua_setfield(L, -2, "__gc");
@@ -158,12 +175,8 @@ int luaopen_perlin(lua_State* L) {
   luaL_newlib(L, functions);
   lua_pushstring(L, perlin_version());
   lua_setfield(L, -2, "version");
-  /* free the default field when the state closes */
-  lua_newtable(L);
-  lua_newtable(L);
-  lua_pushcfunction(L, l_gc_default);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, -2, "_closer");
+  push_field(L, perlin_field_new());
+  lua_pushcclosure(L, l_noise, 1);
+  lua_setfield(L, -2, "noise");
   return 1;
 }

@@ -41,7 +41,9 @@ struct option_info {
   std::string_view alias = {};  ///< another accepted name ("gain" for persistence), or empty
   option_type type = option_type::number;
   std::string_view help = {};  ///< one line
-  std::string_view unit = {};  ///< "lattice cells", "octaves", ... or empty
+  std::string_view unit = {};
+  /// What an empty default means, in words ("Ken Perlin's table", "the field's", "none").
+  std::string_view unset = {};  ///< "lattice cells", "octaves", ... or empty
   /// Inclusive bounds of integers and numbers (and of each period), when `has_range`;
   /// `min_exclusive`: the value must be greater than `min` (frequencies). `max` may be infinite.
   bool has_range = false;

@@ -60,11 +60,41 @@ PERLIN_API perlin_field* perlin_field_clone(const perlin_field* field);
 /* Frees the field; NULL is fine. */
 PERLIN_API void perlin_field_free(perlin_field* field);
 
-/* Sets one option by its command-line name, without "--": noise, interp, seed, period, fractal,
- * octaves, frequency, lacunarity, persistence (or gain), normalize, decorrelate. Values use the
- * command line's syntax; flags take "1"/"true" or "0"/"false". On failure the field is unchanged.
- * Returns PERLIN_OK, PERLIN_E_NULL, PERLIN_E_OPTION or PERLIN_E_VALUE. */
+/* Sets one option by its name in the option table (perlin_option_info, docs/options.md; "_" may
+ * stand for "-"). Values are text with the table's one parser per type; flags take "1"/"true"
+ * or "0"/"false". On failure the field is unchanged. Returns PERLIN_OK, PERLIN_E_NULL,
+ * PERLIN_E_OPTION (an unknown name; the message suggests the closest) or PERLIN_E_VALUE. */
 PERLIN_API int perlin_field_set(perlin_field* field, const char* option, const char* value);
+
+/* The option table: perlin_option_count() rows, each described by perlin_option_info. Every
+ * string lives as long as the program. type: "integer", "number", "flag", "choice", "seed" or
+ * "periods"; default_value: the default as text ("" for an unset seed or period); choices: the
+ * valid names of a choice, comma-separated ("" otherwise); min/max (when has_range; max may be
+ * infinite): the inclusive bounds, min excluded when min_exclusive. */
+typedef struct perlin_option {
+  const char* name;
+  const char* alias;
+  const char* type;
+  const char* default_value;
+  const char* help;
+  const char* unit;
+  const char* choices;
+  int has_range;
+  double min;
+  double max;
+  int min_exclusive;
+} perlin_option;
+PERLIN_API int perlin_option_count(void);
+/* Fills *out with row `index` (0 to perlin_option_count() - 1). Returns PERLIN_OK, PERLIN_E_NULL or
+ * PERLIN_E_SIZE. */
+PERLIN_API int perlin_option_info(int index, perlin_option* out);
+
+/* A field from a recipe ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md): the same bits as
+ * every other front. NULL, and perlin_last_error() naming the bad pair, on failure. */
+PERLIN_API perlin_field* perlin_field_from_recipe(const char* text);
+/* The field's recipe, snprintf-style: writes at most size - 1 characters and a NUL into buf
+ * (when buf is not NULL and size > 0) and returns the recipe's length; 0 for a NULL field. */
+PERLIN_API size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 
 /* The field at a point of `dims` (1 to 4) coordinates: the exact double path, bit for bit the C++
  * library and `perlin eval`. NaN (and perlin_last_error set) for a null pointer or bad dims. */

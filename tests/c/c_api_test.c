@@ -1,6 +1,7 @@
 /* The C API from C99 (compiled with -std=c99 -Wall -Wextra -pedantic -Werror): Ken Perlin's
  * reference values bit for bit, options by name, bulk calls, and every error code with a
- * message that names the option. Usage: c_api_test PATH/improved_noise_3d.txt */
+ * message that names the option, the option table, and the golden recipes bit for bit.
+ * Usage: c_api_test PATH/improved_noise_3d.txt PATH/recipes.txt */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,48 @@ static int failures = 0;
       ++failures;                                                     \
     }                                                                 \
   } while (0)
+
+/* Every recipe of the golden file (recipe TAB point TAB value) gives its value bit for bit and
+ * writes itself back unchanged. */
+static void check_recipes(const char* path) {
+  static char line[8192];
+  char recipe[4096];
+  int cases = 0;
+  FILE* in = fopen(path, "r");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  while (fgets(line, sizeof line, in) != NULL) {
+    char* tab1 = strchr(line, '\t');
+    char* tab2 = tab1 != NULL ? strchr(tab1 + 1, '\t') : NULL;
+    char* s;
+    double p[4], want, got;
+    int dims = 0;
+    size_t n;
+    perlin_field* f;
+    if (line[0] == '#' || tab1 == NULL || tab2 == NULL) continue;
+    *tab1 = *tab2 = '\0';
+    for (s = tab1 + 1; *s != '\0' && dims < 4;) p[dims++] = strtod(s, &s);
+    want = strtod(tab2 + 1, NULL);
+    f = perlin_field_from_recipe(line);
+    CHECK(f != NULL);
+    if (f == NULL) {
+      fprintf(stderr, "%s: %s\n", line, perlin_last_error());
+      continue;
+    }
+    got = perlin_field_eval(f, dims, p);
+    if (memcmp(&got, &want, sizeof got) != 0) {
+      fprintf(stderr, "%s: %.17g, want %.17g\n", line, got, want);
+      ++failures;
+    }
+    n = perlin_field_recipe(f, recipe, sizeof recipe);
+    CHECK(n == strlen(line) && strcmp(recipe, line) == 0);
+    CHECK(perlin_field_recipe(f, recipe, 5) == n && strlen(recipe) == 4); /* snprintf-style */
+    perlin_field_free(f);
+    ++cases;
+  }
+  fclose(in);
+  CHECK(cases >= 120);
+}
 
 static void expect_error(int rc, int code, const char* mentions) {
   CHECK(rc == code);
@@ -135,6 +178,32 @@ int main(int argc, char** argv) {
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, -1), PERLIN_E_VALUE, "threads");
   origin[0] = NAN;
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 1), PERLIN_E_VALUE, "origin");
+
+  /* The option table: every row, and one parser behind perlin_field_set. */
+  {
+    perlin_option o;
+    int k, found = 0;
+    CHECK(perlin_option_count() >= 19);
+    for (k = 0; k < perlin_option_count(); ++k) {
+      CHECK(perlin_option_info(k, &o) == PERLIN_OK);
+      CHECK(o.name != NULL && o.name[0] != '\0' && o.help[0] != '\0' && o.type[0] != '\0');
+      if (strcmp(o.name, "octaves") == 0) {
+        found = 1;
+        CHECK(strcmp(o.type, "integer") == 0 && strcmp(o.default_value, "1") == 0);
+        CHECK(o.has_range && o.min == 1 && o.max == 32);
+      }
+      if (strcmp(o.name, "fractal") == 0) CHECK(strcmp(o.choices, "none,fbm,turbulence,ridged,billow") == 0);
+    }
+    CHECK(found);
+    expect_error(perlin_option_info(perlin_option_count(), &o), PERLIN_E_SIZE, "index");
+    expect_error(perlin_option_info(0, NULL), PERLIN_E_NULL, "null");
+    expect_error(perlin_field_set(f, "octave", "3"), PERLIN_E_OPTION, "did you mean 'octaves'");
+    expect_error(perlin_field_set(f, "octaves", " 3"), PERLIN_E_VALUE, "is not an integer");
+    CHECK(perlin_field_from_recipe("perlin=9") == NULL);
+    CHECK(strstr(perlin_last_error(), "unknown version") != NULL);
+    CHECK(perlin_field_from_recipe(NULL) == NULL);
+  }
+  if (argc > 2) check_recipes(argv[2]);
 
   perlin_field_free(g);
   perlin_field_free(f);

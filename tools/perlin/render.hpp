@@ -12,4 +12,7 @@ void add_render_command(CLI::App& app, std::function<int()>& run);
 /// Registers `perlin targets`: the SIMD targets compiled in and usable here, the active one marked.
 void add_targets_command(CLI::App& app, std::function<int()>& run);
 
+/// Registers `perlin options` (the option table) and `perlin recipe` (the recipe of the options).
+void add_options_command(CLI::App& app, std::function<int()>& run);
+
 }  // namespace perlin_cli
