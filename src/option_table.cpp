@@ -48,7 +48,8 @@ const std::vector<option_info>& rows() {
        .member = &field_spec::interp},
       {.name = "seed",
        .type = T::seed,
-       .help = "64-bit seed of the permutation (docs/seeding.md)", .unset = "Ken Perlin's table",
+       .help = "64-bit seed of the permutation (docs/seeding.md)",
+       .unset = "Ken Perlin's table",
        .member = &field_spec::seed},
       {.name = "period",
        .type = T::periods,
@@ -175,7 +176,8 @@ const std::vector<option_info>& rows() {
        .member = &field_spec::warp_octaves},
       {.name = "warp-seed",
        .type = T::seed,
-       .help = "64-bit seed of the warp's permutation", .unset = "the field's",
+       .help = "64-bit seed of the warp's permutation",
+       .unset = "the field's",
        .used = has_warp,
        .unused_reason = k_no_warp,
        .member = &field_spec::warp_seed},
@@ -204,19 +206,22 @@ void check_range(const option_info& o, double v, std::string_view shown) {
   }
 }
 
+/// The optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+/// neighbouring letters ("stpe" is one from "step") cost 1 each.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 std::string json_string(std::string_view s) {

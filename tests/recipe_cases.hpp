@@ -4,6 +4,8 @@
 #pragma once
 
 #include <charconv>
+#include <cstdio>
+#include <cstring>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -107,11 +109,20 @@ inline std::vector<golden_case> golden_cases() {
   return out;
 }
 
+inline std::string hex_bits(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(b));
+  return buf;
+}
+
 inline std::string golden_text() {
   std::string out =
       "# Recipes written by perlin 0.1 with their fields' values (the exact double path): recipe, "
       "a\n"
-      "# point (1 to 4 coordinates), the value; numbers in shortest round-trip text. Every later\n"
+      "# point (1 to 4 coordinates), the value, in shortest round-trip text, then the point's and the\n"
+      "# value's bit patterns in hexadecimal. Every later\n"
       "# version reads each recipe to these bits and writes it back unchanged "
       "(tests/recipe_test.cpp;\n"
       "# Python, C, C#, Lua and `perlin eval --recipe` read it too).\n";
@@ -119,7 +130,10 @@ inline std::string golden_text() {
     out += c.recipe + "\t";
     for (std::size_t d = 0; d < c.point.size(); ++d)
       out += (d ? " " : "") + number_text(c.point[d]);
-    out += "\t" + number_text(c.value) + "\n";
+    out += "\t" + number_text(c.value) + "\t";
+    // The same doubles as bit patterns, for readers whose decimal parser is not exact (Mono's).
+    for (const double x : c.point) out += hex_bits(x) + " ";
+    out += hex_bits(c.value) + "\n";
   }
   return out;
 }
@@ -137,7 +151,8 @@ inline golden_case parse_line(const std::string& line) {
     c.point.push_back(v);
     start = sp + 1;
   }
-  const std::string val = line.substr(t2 + 1);
+  const auto t3 = line.find('\t', t2 + 1);
+  const std::string val = line.substr(t2 + 1, t3 == std::string::npos ? std::string::npos : t3 - t2 - 1);
   std::from_chars(val.data(), val.data() + val.size(), c.value);
   return c;
 }

@@ -90,7 +90,7 @@ namespace PerlinNoise
         private readonly object octaveLock = new object();  // OctavePerlin from several threads
 
         /// <summary>Ken Perlin's permutation.</summary>
-        public Perlin() : this(null) { }
+        public Perlin() : this((ulong?)null) { }
         /// <summary>The permutation of a 64-bit seed (docs/seeding.md): the same on every machine.</summary>
         public Perlin(ulong seed) : this((ulong?)seed) { }
 

@@ -74,6 +74,36 @@ public static class PerlinTest
         try { new Perlin().FillGrid(new float[10], 64, 32, 0, 0, 0.1); Check(false, "short buffer accepted"); }
         catch (PerlinException e) { Check(e.Message.StartsWith("out:"), e.Message); }
         Check(Perlin.Version == "0.1.0", "version");
+        // The golden recipes: each gives its value bit for bit and writes itself back unchanged.
+        int cases = 0;
+        foreach (var line in File.ReadAllLines(Path.Combine(data, "recipes.txt")))
+        {
+            if (line.StartsWith("#")) continue;
+            var parts = line.Split('\t');
+            // The bit patterns (column 4): Mono's double.Parse is not always correctly rounded.
+            var hex = parts[3].Split(' ');
+            Func<string, double> fromBits = h => BitConverter.Int64BitsToDouble(Convert.ToInt64(h, 16));
+            var point = new double[hex.Length - 1];
+            for (int k = 0; k < point.Length; ++k) point[k] = fromBits(hex[k]);
+            double want = fromBits(hex[hex.Length - 1]);
+            using (var rf = Perlin.FromRecipe(parts[0]))
+            {
+                double got = rf.Eval(point);
+                Check(BitConverter.DoubleToInt64Bits(got) == BitConverter.DoubleToInt64Bits(want),
+                      "recipe " + line + " -> " + got.ToString("R", CultureInfo.InvariantCulture));
+                Check(rf.Recipe == parts[0], "recipe round trip " + rf.Recipe);
+            }
+            ++cases;
+        }
+        Check(cases >= 120, "120 golden recipes");
+        try { Perlin.FromRecipe("perlin=1&octave=3"); Check(false, "a bad recipe is refused"); }
+        catch (PerlinException e) { Check(e.Message.Contains("did you mean 'octaves'"), e.Message); }
+        using (var p = new Perlin())
+        {
+            try { p.Gradient(new double[] { 1, 2, 3 }, new double[2]); Check(false, "a short gradient is refused"); }
+            catch (PerlinException e) { Check(e.Message.StartsWith("gradient:"), e.Message); }
+        }
+
         if (failures == 0) Console.WriteLine("csharp: ok");
         return failures == 0 ? 0 : 1;
     }

@@ -46,6 +46,27 @@ check(not ok and tostring(err):find("octavez", 1, true), tostring(err))
 ok, err = pcall(function() return f:eval() end)
 check(not ok and tostring(err):find("1 to 4", 1, true), tostring(err))
 check(perlin.version == "0.1.0", "version")
+
+-- The golden recipes: each gives its value (the same double) and writes itself back unchanged.
+local cases = 0
+for line in io.lines(data .. "/recipes.txt") do
+  if line:sub(1, 1) ~= "#" then
+    local recipe, point, value = line:match("^([^\t]+)\t([^\t]+)\t([^\t]+)\t")
+    local p = {}
+    for x in point:gmatch("%S+") do p[#p + 1] = tonumber(x) end
+    local rf = perlin.from_recipe(recipe)
+    local got = rf:eval((table.unpack or unpack)(p))
+    check(got == tonumber(value), "recipe " .. line .. " -> " .. string.format("%.17g", got))
+    check(rf:recipe() == recipe, "recipe round trip " .. rf:recipe())
+    cases = cases + 1
+  end
+end
+check(cases >= 120, "120 golden recipes")
+ok, err = pcall(perlin.from_recipe, "perlin=1&octave=3")
+check(not ok and tostring(err):find("did you mean 'octaves'", 1, true), tostring(err))
+check(perlin.new{fractal = "fbm", octaves = 8}:recipe() == "perlin=1&fractal=fbm&octaves=8", "recipe of new")
+-- Seeds above 2^53 are exact as Lua integers (5.4) or strings.
+check(perlin.new{seed = "1152921504606846976"}:recipe() == "perlin=1&seed=1152921504606846976", "seed 2^60 as a string")
 collectgarbage()
 if failures == 0 then print(arg[1] .. ": ok") end
 os.exit(failures == 0 and 0 or 1)
