@@ -136,3 +136,34 @@ TEST(CliOptions, RefusalsAreTheSameInEveryCommand) {
     }
   }
 }
+
+TEST(CliOptions, OverflowingCoordinatesAreRefusedByOneRuleInEveryCommand) {
+  // |x| <= 2^52 for every sample, and no octave may take such a coordinate beyond the largest
+  // double: refused with a usage error (exit 2), never a file or a line of NaN.
+  perlin_test::temp_dir d;
+  const std::string out = " -q -o " + q((d.path / "x.png").string());
+  const char* cases[][2] = {
+      {"render --step 1e308 --size 8x8", "beyond 2^52"},
+      {"render --scale 1e-308 --size 8x8", "beyond 2^52"},
+      {"render --origin 1e300,0 --size 8x8", "beyond 2^52"},
+      {"render --size 8x8 --frames 3 --loop --loop-radius 1e300", "beyond 2^52"},
+      {"render --size 8x8 --frequency 1e300", "frequency: octave 0 would sample"},
+      {"render --size 8x8 --fractal fbm --octaves 32 --frequency 1e291", "lacunarity: octave"},
+      {"render --size 8x8 --warp progressive --warp-amplitude 1e300 --warp-octaves 32", "warp-amplitude"},
+      {"eval --frequency 1e300", "frequency: octave 0 would sample"},
+      {"eval --warp progressive --warp-amplitude 1e300 --warp-octaves 32", "warp-amplitude"},
+  };
+  for (const auto& c : cases) {
+    std::string cmd = c[0];
+    if (cmd.rfind("render", 0) == 0) cmd.insert(6, out);
+    const auto r = run_perlin(cmd, "1 2\n");
+    EXPECT_EQ(r.status, 2) << cmd << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(c[1]), std::string::npos) << cmd << ": " << r.err;
+    EXPECT_EQ(r.out.find("nan"), std::string::npos) << cmd;
+  }
+  EXPECT_EQ(perlin_test::count_files(d.path), 0u);
+  // The largest accepted settings still give finite values.
+  const auto ok = run_perlin("eval --fractal fbm --octaves 32 --frequency 1e280", "4503599627370496 -4503599627370496\n");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(ok.out.find("nan"), std::string::npos) << ok.out;
+}

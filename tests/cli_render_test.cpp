@@ -28,13 +28,7 @@ using perlin_test::q;
 using perlin_test::run_perlin;
 using perlin_test::slurp;
 using perlin_test::temp_dir;
-
-
-std::size_t count_files(const fs::path& dir) {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
-  return n;
-}
+using perlin_test::count_files;
 
 /// The float values of a .npy written by perlin (header checked against the expected shape).
 std::vector<float> read_npy(const fs::path& p, const std::string& shape) {

@@ -39,6 +39,13 @@ inline std::vector<float> npy_values(const std::filesystem::path& p) {
   return v;
 }
 
+/// The number of entries in a folder.
+inline std::size_t count_files(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
 /// A fresh empty folder under the system's temporary folder, removed by the destructor.
 struct temp_dir {
   std::filesystem::path path;

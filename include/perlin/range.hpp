@@ -24,10 +24,11 @@ inline constexpr double k_perlin_table_min_3d = -1.0266;
 /// k_perlin_table_max_3d), so the result can leave [0, 1] slightly; clamp it if that matters.
 [[nodiscard]] constexpr double to_unit(double v) noexcept { return (v + 1.0) * 0.5; }
 
-/// Maps v from [lo, hi] to [0, 1] and clamps: the mapping the renderer uses.
+/// Maps v from [lo, hi] to [0, 1] and clamps: the mapping the renderer uses. NaN maps to 0, so
+/// what the caller turns into an integer is always in [0, 1].
 [[nodiscard]] constexpr double to_unit(double v, double lo, double hi) noexcept {
   const double t = (v - lo) / (hi - lo);
-  return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+  return t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
 }
 
 }  // namespace perlin

@@ -10,6 +10,7 @@
 #include <limits>
 #include <numbers>
 
+#include "detail/text.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
@@ -241,6 +242,33 @@ void resolve_placement(const render_options& o, render_plan& r) {
   }
 }
 
+/// Every coordinate the render samples lies within |x| <= 2^52 (what `perlin eval` accepts, and
+/// the domain make_field's overflow rule assumes): the grid's corners, the loop's circle and the
+/// frames' slices.
+void check_coordinates(const render_plan& r) {
+  constexpr double k_max = 4503599627370496.0;  // 2^52
+  const auto check = [](double v, std::size_t axis) {
+    if (!(std::abs(v) <= k_max)) {
+      throw usage_error("--origin, --offset, --step: the pixels would sample the coordinate " +
+                        perlin::detail::number_text(v) + " on axis " + std::to_string(axis) +
+                        ", beyond 2^52 (the coordinates every front accepts)");
+    }
+  };
+  // The first and last sample along x, y (and z of a volume).
+  const std::size_t last[3] = {r.width - 1, r.height - 1, r.depth > 0 ? r.depth - 1 : 0};
+  for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
+    check(r.origin[k] + static_cast<double>(r.first[k]) * r.step[k], k);
+    check(r.origin[k] + static_cast<double>(r.first[k] + static_cast<std::int64_t>(last[k])) * r.step[k], k);
+  }
+  if (r.frames > 0 && r.loop) {  // a circle of radius R around (Z, W)
+    for (std::size_t k = 2; k < 4; ++k) check(std::abs(r.origin[k]) + r.loop_radius, k);
+  } else if (r.frames > 0) {  // the slices z = Z + k T
+    check(r.origin[2] + static_cast<double>(r.first[2] + static_cast<std::int64_t>(r.frames - 1)) * r.time_step, 2);
+  } else {
+    for (std::size_t k = r.depth > 0 ? 3 : 2; k < 4; ++k) check(r.origin[k], k);
+  }
+}
+
 void resolve_range(const render_options& o, render_plan& r) {
   if (r.f == formula::marble) {
     r.lo = -1;
@@ -326,6 +354,7 @@ render_plan resolve(render_options o) {
   if (o.tileable) resolve_tiling(freq, r);
   r.field = perlin::make_field(r.spec);
   resolve_placement(o, r);
+  check_coordinates(r);
   resolve_range(o, r);
   check_memory(r);
   check_unused(o, r, r.warnings);

@@ -94,3 +94,12 @@ def test_render_takes_a_recipe_with_render_settings():
     a = perlin.render(recipe="perlin=1&seed=3&preset=clouds&size=40x24&step=0.05")
     b = perlin.render("clouds", seed=3, size=(40, 24), step=0.05)
     assert a.shape == (24, 40, 3) and np.array_equal(a, b)
+
+
+def test_overflowing_coordinates_are_refused_as_the_cli_refuses_them():
+    with pytest.raises(ValueError, match="frequency: octave 0 would sample"):
+        perlin.Field(frequency=1e308)
+    with pytest.raises(ValueError, match="beyond 2\\^52"):
+        perlin.render(step=1e308, size=(4, 4))
+    with pytest.raises(ValueError, match="warp-amplitude"):
+        perlin.render(warp="progressive", warp_amplitude=1e300, warp_octaves=32, size=(4, 4))

@@ -26,6 +26,7 @@
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
 #include "perlin/option_table.hpp"
+#include "perlin/range.hpp"
 #include "presets.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
@@ -265,7 +266,7 @@ std::string stats_json(const query& q, const rendered& r) {
   const auto [blo, bhi] = value_bounds(r.plan, r.values);
   std::vector<std::size_t> hist(64, 0);
   for (const float x : v) {
-    const double t = std::clamp((x - blo) / (bhi - blo), 0.0, 1.0);
+    const double t = perlin::to_unit(x, blo, bhi);  // in [0, 1], NaN included
     ++hist[std::min<std::size_t>(63, static_cast<std::size_t>(t * 64))];
   }
   std::string h;
