@@ -63,8 +63,8 @@ int check_dims(int dims) {
 template <class T>
 int fill(const perlin_field* f, int dims, const size_t* count, const double* origin,
          const double* step, T* out, size_t out_len, int threads) {
-  if (f == nullptr || count == nullptr || origin == nullptr || step == nullptr || out == nullptr) {
-    return fail(PERLIN_E_NULL, "field, count, origin, step and out must not be null");
+  if (f == nullptr || count == nullptr || out == nullptr) {
+    return fail(PERLIN_E_NULL, "field, count and out must not be null");
   }
   if (const int rc = check_dims(dims); rc != PERLIN_OK) return rc;
   if (threads < 0) return fail(PERLIN_E_VALUE, "threads: must be >= 0 (0 = every core)");
@@ -73,8 +73,8 @@ int fill(const perlin_field* f, int dims, const size_t* count, const double* ori
     g.dims = static_cast<std::size_t>(dims);
     for (int k = 0; k < dims; ++k) {
       g.count[k] = count[k];
-      g.origin[k] = origin[k];
-      g.step[k] = step[k];
+      g.origin[k] = origin != nullptr ? origin[k] : 0.0;  // NULL: the library's defaults
+      g.step[k] = step != nullptr ? step[k] : perlin::grid::k_default_step;
     }
     (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len),
                             {.threads = static_cast<unsigned>(threads)});

@@ -15,6 +15,10 @@ perlin_field* perlin_field_new(void);
 void perlin_field_free(perlin_field* field);
 int perlin_field_set(perlin_field* field, const char* option, const char* value);
 double perlin_field_eval(const perlin_field* field, int dims, const double* coords);
+int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords, double* value,
+                            double* gradient);
+int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords, size_t n,
+                              double* out, int threads);
 perlin_field* perlin_field_from_recipe(const char* text);
 size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
@@ -60,8 +64,8 @@ function field:grid(w, h, o)
   end
   local count = ffi.new("size_t[2]", w, h)
   local origin = ffi.new("double[2]", o.x0 or 0, o.y0 or 0)
-  local s = o.step or 1 / 64
-  local step = ffi.new("double[2]", s, s)
+  local step = nil  -- nil: the library's default step
+  if o.step ~= nil then step = ffi.new("double[2]", o.step, o.step) end
   if C.perlin_fill_grid(self.handle, 2, count, origin, step, out, n, o.threads or 0) ~= 0 then fail() end
   return out
 end
@@ -79,6 +83,41 @@ local perlin = { version = ffi.string(C.perlin_version()) }
 
 local default = new_handle()
 function perlin.noise(...) return eval_at(default, ...) end
+
+local value_out, gradient_out = ffi.new("double[1]"), ffi.new("double[4]")
+
+function field:gradient(...)
+  local n = select("#", ...)
+  if n < 1 or n > 4 then error("point: must have 1 to 4 coordinates, got " .. n, 2) end
+  for k = 1, n do point[k - 1] = select(k, ...) end
+  if C.perlin_field_eval_deriv(self.handle, n, point, value_out, gradient_out) ~= 0 then fail() end
+  if n == 1 then return value_out[0], gradient_out[0] end
+  if n == 2 then return value_out[0], gradient_out[0], gradient_out[1] end
+  if n == 3 then return value_out[0], gradient_out[0], gradient_out[1], gradient_out[2] end
+  return value_out[0], gradient_out[0], gradient_out[1], gradient_out[2], gradient_out[3]
+end
+
+-- f:points(xs [, ys [, zs [, ws]]]): one Lua table per axis -> a table of values (exact path).
+function field:points(...)
+  local tables = { ... }
+  local dims = #tables
+  if dims < 1 or dims > 4 then error("points: give 1 to 4 tables of coordinates, got " .. dims, 2) end
+  local n = #tables[1]
+  local axes = ffi.new("const double*[4]")
+  local keep = {}
+  for k = 1, dims do
+    if #tables[k] ~= n then error("points: the tables must have the same length", 2) end
+    local a = ffi.new("double[?]", n)
+    for i = 1, n do a[i - 1] = tables[k][i] end
+    keep[k] = a
+    axes[k - 1] = a
+  end
+  local out = ffi.new("double[?]", n)
+  if C.perlin_eval_points_double(self.handle, dims, axes, n, out, 0) ~= 0 then fail() end
+  local values = {}
+  for i = 1, n do values[i] = out[i - 1] end
+  return values
+end
 
 function field:recipe()
   local n = C.perlin_field_recipe(self.handle, nil, 0)

@@ -7,6 +7,8 @@
  *   f:grid(w, h [, {x0 =, y0 =, step =, threads =, out =}])
  *                                          w*h values (SIMD, every core) into a table, row by row
  *                                          (out: a table to reuse); one call for a whole map
+ *   f:gradient(x [, y ...])                the value and its analytic partials (exact)
+ *   f:points(xs [, ys [, zs [, ws]]])       a batch: one table per axis -> one value per point
  *   perlin.from_recipe(text), f:recipe()   the field of a recipe, and a field's (docs/recipes.md)
  *   perlin.version                         "0.1.0"
  *
@@ -112,20 +114,36 @@ static double opt_number(lua_State* L, int t, const char* key, double fallback) 
   return v;
 }
 
+/* f:grid(w, h [, {x0 =, y0 =, step =, threads =, out =}]): the origin, step and thread count
+ * default to the library's (NULL and 0 to the C API); the sizes are the C API's to check. */
 static int l_grid(lua_State* L) {
   perlin_field* f = *check_field(L);
   lua_Integer w = luaL_checkinteger(L, 2), h = luaL_checkinteger(L, 3);
-  double origin[2] = {0, 0}, step[2] = {1.0 / 64, 1.0 / 64};
+  double origin[2] = {0, 0}, step[2];
+  const double* step_p = NULL;
   size_t count[2];
   int threads = 0, out, rc;
   float* values;
   lua_Integer i, n;
-  if (w < 1 || h < 1 || w > 65536 || h > 65536) return luaL_error(L, "size: w and h must be 1 to 65536");
+  if (w < 1 || h < 1 || w > (lua_Integer)(((size_t)-1 / sizeof(float)) / (size_t)h)) {
+    return luaL_error(L, "size: w and h must be at least 1 and w*h floats must fit in memory");
+  }
   if (lua_istable(L, 4)) {
     origin[0] = opt_number(L, 4, "x0", 0);
     origin[1] = opt_number(L, 4, "y0", 0);
-    step[0] = step[1] = opt_number(L, 4, "step", 1.0 / 64);
-    threads = (int)opt_number(L, 4, "threads", 0);
+    lua_getfield(L, 4, "step");
+    if (!lua_isnil(L, -1)) {
+      step[0] = step[1] = luaL_checknumber(L, -1);
+      step_p = step;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 4, "threads");
+    if (!lua_isnil(L, -1)) {
+      lua_Integer t = luaL_checkinteger(L, -1);
+      if (t < 0 || t > 65535) return luaL_error(L, "threads: must be 0 (every core) to 65535");
+      threads = (int)t;
+    }
+    lua_pop(L, 1);
     lua_getfield(L, 4, "out");
   } else {
     lua_pushnil(L);
@@ -134,7 +152,7 @@ static int l_grid(lua_State* L) {
     out = lua_gettop(L);
   } else {
     lua_pop(L, 1);
-    lua_createtable(L, (int)(w * h), 0);
+    lua_createtable(L, w * h <= 0x7fffffff ? (int)(w * h) : 0, 0);
     out = lua_gettop(L);
   }
   count[0] = (size_t)w;
@@ -142,7 +160,7 @@ static int l_grid(lua_State* L) {
   n = w * h;
   values = (float*)malloc((size_t)n * sizeof(float));
   if (values == NULL) return luaL_error(L, "out of memory");
-  rc = perlin_fill_grid(f, 2, count, origin, step, values, (size_t)n, threads);
+  rc = perlin_fill_grid(f, 2, count, origin, step_p, values, (size_t)n, threads);
   if (rc != PERLIN_OK) {
     free(values);
     return luaL_error(L, "%s", perlin_last_error());
@@ -156,6 +174,61 @@ static int l_grid(lua_State* L) {
   return 1;
 }
 
+/* f:gradient(x [, y [, z [, w]]]) -> value, d/dx, ...: the analytic gradient (exact path). */
+static int l_gradient(lua_State* L) {
+  perlin_field* f = *check_field(L);
+  double p[4], g[4], v;
+  int dims = lua_gettop(L) - 1, k;
+  if (dims < 1 || dims > 4) return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
+  for (k = 0; k < dims; ++k) p[k] = luaL_checknumber(L, 2 + k);
+  if (perlin_field_eval_deriv(f, dims, p, &v, g) != PERLIN_OK) return luaL_error(L, "%s", perlin_last_error());
+  lua_pushnumber(L, v);
+  for (k = 0; k < dims; ++k) lua_pushnumber(L, g[k]);
+  return dims + 1;
+}
+
+/* f:points(xs [, ys [, zs [, ws]]]) -> values: a batch of points given as one table per axis
+ * (the exact double path, every core), one value per point. */
+static int l_points(lua_State* L) {
+  perlin_field* f = *check_field(L);
+  int dims = lua_gettop(L) - 1, k, rc;
+  lua_Integer n, i;
+  double* buf;
+  const double* axes[4];
+  if (dims < 1 || dims > 4) return luaL_error(L, "points: give 1 to 4 tables of coordinates, got %d", dims);
+  for (k = 0; k < dims; ++k) luaL_checktype(L, 2 + k, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 2);
+  for (k = 1; k < dims; ++k) {
+    if ((lua_Integer)lua_rawlen(L, 2 + k) != n) return luaL_error(L, "points: the tables must have the same length");
+  }
+  buf = (double*)malloc(((size_t)n * (size_t)(dims + 1) + 1) * sizeof(double));
+  if (buf == NULL) return luaL_error(L, "out of memory");
+  for (k = 0; k < dims; ++k) {
+    for (i = 0; i < n; ++i) {
+      lua_rawgeti(L, 2 + k, i + 1);
+      if (!lua_isnumber(L, -1)) {
+        free(buf);
+        return luaL_error(L, "points: coordinate %d of point %d is not a number", k + 1, (int)(i + 1));
+      }
+      buf[(size_t)k * (size_t)n + (size_t)i] = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
+    axes[k] = buf + (size_t)k * (size_t)n;
+  }
+  rc = perlin_eval_points_double(f, dims, axes, (size_t)n, buf + (size_t)dims * (size_t)n, 0);
+  if (rc != PERLIN_OK) {
+    free(buf);
+    return luaL_error(L, "%s", perlin_last_error());
+  }
+  lua_createtable(L, n <= 0x7fffffff ? (int)n : 0, 0);
+  for (i = 0; i < n; ++i) {
+    lua_pushnumber(L, buf[(size_t)dims * (size_t)n + (size_t)i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  free(buf);
+  return 1;
+}
+
 static int l_gc(lua_State* L) {
   perlin_field** f = (perlin_field**)luaL_checkudata(L, 1, FIELD);
   perlin_field_free(*f);
@@ -164,7 +237,8 @@ static int l_gc(lua_State* L) {
 }
 
 int luaopen_perlin(lua_State* L) {
-  static const luaL_Reg methods[] = {{"eval", l_eval}, {"grid", l_grid}, {"recipe", l_recipe}, {NULL, NULL}};
+  static const luaL_Reg methods[] = {{"eval", l_eval},     {"grid", l_grid},     {"gradient", l_gradient},
+                                        {"points", l_points}, {"recipe", l_recipe}, {NULL, NULL}};
   static const luaL_Reg functions[] = {{"new", l_new}, {"from_recipe", l_from_recipe}, {NULL, NULL}};
   luaL_newmetatable(L, FIELD);
   lua_pushcfunction(L, l_gc);

@@ -105,7 +105,8 @@ PERLIN_API int perlin_field_eval_deriv(const perlin_field* field, int dims, cons
                                        double* value, double* gradient);
 
 /* A uniform grid of `dims` axes, x fastest: sample (i, j, ...) at (origin[0] + i*step[0], ...);
- * count, origin and step hold `dims` values; out_len must be the product of the counts. float:
+ * count, origin and step hold `dims` values (origin NULL: 0; step NULL: the library's default,
+ * 1/64 on every axis); out_len must be the product of the counts. float:
  * the SIMD path, the same bits as the C++ fill_grid (within 2e-6 times the sum of the octave
  * amplitudes of the exact path); double: the exact path. threads: 0 = every core, 1 = the caller.
  * Results are the same for every thread count. */

@@ -24,7 +24,7 @@ def options():
     choices where they apply), as `perlin options --json` prints it."""
     return json.loads(_perlin.options())
 
-DEFAULT_STEP = 1.0 / 64
+DEFAULT_STEP = _perlin.DEFAULT_STEP  # the library's perlin::grid::k_default_step
 
 
 def _threads(threads):

@@ -382,6 +382,7 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
 PYBIND11_MODULE(_perlin, m) {
   m.doc() = "Ken Perlin's improved noise, exact and fast: the C++ library perlin from Python";
   m.attr("__version__") = PERLIN_VERSION;
+  m.attr("DEFAULT_STEP") = perlin::grid::k_default_step;
   py::register_exception<perlin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception<perlin::io_error>(m, "IOError", PyExc_OSError);
 

@@ -47,6 +47,28 @@ ok, err = pcall(function() return f:eval() end)
 check(not ok and tostring(err):find("1 to 4", 1, true), tostring(err))
 check(perlin.version == "0.1.0", "version")
 
+-- Gradients and point batches: the C API's, the same values as single calls.
+local gf = perlin.new{seed = 3, fractal = "fbm", octaves = 3}
+local v0, gx, gy = gf:gradient(0.3, 0.7)
+check(v0 == gf:eval(0.3, 0.7), "gradient's value is eval's")
+local eps = 1e-6
+check(math.abs(gx - (gf:eval(0.3 + eps, 0.7) - gf:eval(0.3 - eps, 0.7)) / (2 * eps)) < 1e-5, "d/dx")
+check(math.abs(gy - (gf:eval(0.3, 0.7 + eps) - gf:eval(0.3, 0.7 - eps)) / (2 * eps)) < 1e-5, "d/dy")
+local xs, ys = {0.5, -1.25, 3.75}, {2.5, 0.125, -9}
+local pv = gf:points(xs, ys)
+for i = 1, 3 do check(pv[i] == gf:eval(xs[i], ys[i]), "points " .. i) end
+ok, err = pcall(function() return gf:points(xs, {1}) end)
+check(not ok and tostring(err):find("same length", 1, true), tostring(err))
+-- The default step is the library's (1/64): a grid without one equals one with it.
+local g1, g2 = gf:grid(8, 4), gf:grid(8, 4, {step = 1 / 64})
+local gb = (type(g1) == "table") and 1 or 0
+for i = 0, 31 do check(g1[gb + i] == g2[gb + i], "default step") end
+if type(g1) ~= "table" then  -- LuaJIT: an out buffer smaller than the grid is refused
+  local small = require("ffi").new("float[3]")
+  ok, err = pcall(function() return gf:grid(8, 4, {out = small}) end)
+  check(not ok and tostring(err):find("out: must be a float array", 1, true), tostring(err))
+end
+
 -- The golden recipes: each gives its value (the same double) and writes itself back unchanged.
 local cases = 0
 for line in io.lines(data .. "/recipes.txt") do
