@@ -55,21 +55,45 @@ struct http_error : std::runtime_error {
   http_error(int s, const std::string& what) : std::runtime_error(what), status(s) {}
 };
 
+/// The length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  }
+  // No overlong forms, surrogates or code points past U+10FFFF.
+  if (n == 3 && ((c == 0xE0 && b(i + 1) < 0xA0) || (c == 0xED && b(i + 1) >= 0xA0))) return 0;
+  if (n == 4 && ((c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;
+  return n;
+}
+
+/// A JSON string, always valid JSON: control characters escaped, bytes that are not UTF-8 (a
+/// client's query echoed in a message) replaced by U+FFFD.
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (u < 0x20 || u == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out += buf;
+    } else if (u < 0x80) {
+      out += c;
+    } else if (const std::size_t n = utf8_length(s, i); n > 0) {
+      out.append(s, i, n);
+      i += n - 1;
+    } else {
+      out += "\\ufffd";
     }
   }
   return out + "\"";
@@ -102,7 +126,8 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
   o.output = "noise" + ext;
   o.quiet = true;
   for (const auto& [key, value] : req.params) {
-    if (req.get_param_value_count(key.c_str()) > 1) throw usage_error("--" + key + ": given more than once");
+    if (req.get_param_value_count(key.c_str()) > 1)
+      throw usage_error("--" + key + ": given more than once");
     if (value.size() > 4096) throw usage_error("--" + key + ": value too long");
   }
   for (const auto& [key, value] : req.params) {
@@ -145,7 +170,8 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
 /// A value as a shell word: kept as is when it holds only safe characters, else single-quoted.
 std::string shell_word(const std::string& v) {
   const bool safe = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("+-.,_/:x").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("+-.,_/:x").find(c) != std::string_view::npos;
   });
   if (safe) return v;
   std::string out = "'";
@@ -160,7 +186,8 @@ std::string command_of(const query& q, const std::string& ext) {
   for (const auto& [name, value] : q.given) {
     const perlin::option_info* row = perlin::find_option(name);
     const render_setting* s = find_render_setting(name);
-    const bool flag = (row != nullptr && row->type == perlin::option_type::flag) || (s != nullptr && s->flag);
+    const bool flag =
+        (row != nullptr && row->type == perlin::option_type::flag) || (s != nullptr && s->flag);
     if (flag) {
       cmd += (value == "true" || value == "1") ? " --" + name : " --no-" + name;
     } else {
@@ -185,15 +212,18 @@ std::string cpp_of(const render_plan& r) {
        cpp_string(perlin::to_recipe(r.spec)) + "));\n";
   const auto list = [](const auto& a) {
     std::string out;
-    for (std::size_t k = 0; k < 4; ++k) out += (k ? ", " : "") + json_number(static_cast<double>(a[k]));
+    for (std::size_t k = 0; k < 4; ++k)
+      out += (k ? ", " : "") + json_number(static_cast<double>(a[k]));
     return out;
   };
   const perlin::grid g = r.frame_grid(0);
-  s += "perlin::grid g;\ng.dims = " + std::to_string(g.dims) + ";\ng.count = {" + std::to_string(g.count[0]) +
-       ", " + std::to_string(g.count[1]) + ", " + std::to_string(g.count[2]) + ", " + std::to_string(g.count[3]) +
-       "};\ng.origin = {" + list(g.origin) + "};\ng.step = {" + list(g.step) + "};\n";
+  s += "perlin::grid g;\ng.dims = " + std::to_string(g.dims) + ";\ng.count = {" +
+       std::to_string(g.count[0]) + ", " + std::to_string(g.count[1]) + ", " +
+       std::to_string(g.count[2]) + ", " + std::to_string(g.count[3]) + "};\ng.origin = {" +
+       list(g.origin) + "};\ng.step = {" + list(g.step) + "};\n";
   if (g.first != std::array<std::int64_t, 4>{}) s += "g.first = {" + list(g.first) + "};\n";
-  s += "std::vector<float> values(g.size());\nconst auto [lo, hi] = perlin::fill_grid(f, g, values, {.threads = 0});\n";
+  s += "std::vector<float> values(g.size());\nconst auto [lo, hi] = perlin::fill_grid(f, g, "
+       "values, {.threads = 0});\n";
   if (r.f != formula::plain) s += "// then the preset's formula (docs/render.md)\n";
   return s;
 }
@@ -216,12 +246,13 @@ std::string python_of(const query& q) {
       args += value == "true" || value == "1" ? "True" : "False";
     } else if (name == "size") {
       const auto x = value.find('x');
-      args += "(" + value.substr(0, x) + ", " + value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
+      args += "(" + value.substr(0, x) + ", " +
+              value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
     } else if (name == "origin" || name == "offset" || (name == "range" && value != "bound") ||
                (name == "period" && value.find(',') != std::string::npos)) {
       args += "(" + value + ")";
-    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap" || name == "plane" ||
-               name == "warp" || (name == "range" && value == "bound")) {
+    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap" ||
+               name == "plane" || name == "warp" || (name == "range" && value == "bound")) {
       args += "\"" + value + "\"";
     } else {
       args += value;
@@ -232,10 +263,26 @@ std::string python_of(const query& q) {
 }
 
 /// Resolves and renders the query's picture (one frame), counting its time.
+/// One of the 2 render slots, held while a picture is evaluated, mapped and encoded (every copy
+/// of its data is made inside the slot).
+class render_slot {
+ public:
+  render_slot() { g_renders.acquire(); }
+  ~render_slot() { g_renders.release(); }
+  render_slot(const render_slot&) = delete;
+  render_slot& operator=(const render_slot&) = delete;
+};
+
+/// Most bytes one request may hold (values, gradient, pixels, the encoded file): with 2 slots, the
+/// server never holds more than twice this for renders. Larger files are `perlin render`'s.
+constexpr std::uint64_t k_request_memory = std::uint64_t{1} << 30;  // 1 GiB
+
+/// Resolves and renders the query's picture (one frame), counting its time.
 struct rendered {
   render_plan plan;
   frame_values values;
   double ms = 0;
+  std::unique_ptr<render_slot> slot;  // held until the response's bytes are made
 };
 
 rendered render_query(const query& q) {
@@ -244,14 +291,22 @@ rendered render_query(const query& q) {
   if (!q.download && (out.plan.width > k_preview_max || out.plan.height > k_preview_max)) {
     throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
   }
-  g_renders.acquire();
-  struct release {
-    ~release() { g_renders.release(); }
-  } releaser;
+  // Every copy counted: the float values, a relief's gradient, the pixels, the encoded file.
+  const std::uint64_t per_sample = 4 + (out.plan.shaded ? 8 : 0) + 2 * 4;
+  if (static_cast<double>(out.plan.samples()) * static_cast<double>(per_sample) >
+      static_cast<double>(k_request_memory)) {
+    throw http_error(413, "--size: the server renders at most " +
+                              std::to_string(k_request_memory >> 20) +
+                              " MiB a request (this one needs about " +
+                              std::to_string(out.plan.samples() * per_sample >> 20) +
+                              " MiB); use perlin render for larger files");
+  }
+  out.slot = std::make_unique<render_slot>();
   const auto start = std::chrono::steady_clock::now();
   render_frame(out.plan, 0, out.values);
   apply_formula(out.plan, out.values);
-  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 
@@ -272,14 +327,17 @@ std::string stats_json(const query& q, const rendered& r) {
   std::string h;
   for (const auto c : hist) h += (h.empty() ? "" : ",") + std::to_string(c);
   const std::string ext = r.plan.png ? ".png" : ".npy";
-  return "{\"ms\":" + json_number(r.ms) + ",\"min\":" + json_number(lo) + ",\"max\":" + json_number(hi) +
-         ",\"mean\":" + json_number(sum / static_cast<double>(v.size())) + ",\"lo\":" + json_number(blo) +
-         ",\"hi\":" + json_number(bhi) + ",\"histogram\":[" + h + "],\"width\":" + std::to_string(r.plan.width) +
-         ",\"height\":" + std::to_string(r.plan.height) + ",\"step\":[" + json_number(r.plan.step[0]) + "," +
-         json_number(r.plan.step[1]) + "],\"origin\":[" + json_number(r.plan.origin[0]) + "," +
-         json_number(r.plan.origin[1]) + "],\"command\":" + json_string(command_of(q, ".png")) +
-         ",\"recipe\":" + json_string(r.plan.recipe) +
-         ",\"cpp\":" + json_string(cpp_of(r.plan)) + ",\"python\":" + json_string(python_of(q)) + "}";
+  return "{\"ms\":" + json_number(r.ms) + ",\"min\":" + json_number(lo) +
+         ",\"max\":" + json_number(hi) +
+         ",\"mean\":" + json_number(sum / static_cast<double>(v.size())) +
+         ",\"lo\":" + json_number(blo) + ",\"hi\":" + json_number(bhi) + ",\"histogram\":[" + h +
+         "],\"width\":" + std::to_string(r.plan.width) +
+         ",\"height\":" + std::to_string(r.plan.height) + ",\"step\":[" +
+         json_number(r.plan.step[0]) + "," + json_number(r.plan.step[1]) + "],\"origin\":[" +
+         json_number(r.plan.origin[0]) + "," + json_number(r.plan.origin[1]) +
+         "],\"command\":" + json_string(command_of(q, ".png")) +
+         ",\"recipe\":" + json_string(r.plan.recipe) + ",\"cpp\":" + json_string(cpp_of(r.plan)) +
+         ",\"python\":" + json_string(python_of(q)) + "}";
 }
 
 /// Runs `body`, turning every failure into a JSON error with the right status: a bad option is
@@ -310,11 +368,20 @@ std::string html_escape(const std::string& s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -342,11 +409,15 @@ std::string page_html() {
     std::replace(label.begin(), label.end(), '-', ' ');
     field_controls += "<label title=\"" + html_escape(title) + "\">" + label + " ";
     if (row.type == perlin::option_type::choice || row.type == perlin::option_type::flag) {
-      const auto names = row.type == perlin::option_type::flag ? std::vector<std::string>{"true", "false"} : row.choices();
-      field_controls += "<select name=\"" + name + "\"><option value=\"\">(preset)</option>" + options(names) + "</select>";
+      const auto names = row.type == perlin::option_type::flag
+                             ? std::vector<std::string>{"true", "false"}
+                             : row.choices();
+      field_controls += "<select name=\"" + name + "\"><option value=\"\">(preset)</option>" +
+                        options(names) + "</select>";
     } else {
       const std::string def = row.default_text().empty() ? "none" : row.default_text();
-      field_controls += "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + html_escape(def) + "\">";
+      field_controls +=
+          "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + html_escape(def) + "\">";
     }
     field_controls += "</label>\n";
   }
@@ -370,7 +441,7 @@ void install_routes(httplib::Server& svr) {
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
       const query q = parse_query(req, ".png");
-      const rendered r = render_query(q);
+      rendered r = render_query(q);
       const auto pixels = to_pixels(r.plan, r.values);
       const auto format = r.plan.cmap != nullptr ? perlin::pixel_format::rgb8
                           : r.plan.bits == 16    ? perlin::pixel_format::gray16
@@ -401,13 +472,62 @@ void install_routes(httplib::Server& svr) {
   });
   svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {
-      res.set_content("{\"error\":\"" + std::string(res.status == 404 ? "not found" : "bad request") + "\"}",
-                      "application/json");
+      res.set_content(
+          "{\"error\":\"" + std::string(res.status == 404 ? "not found" : "bad request") + "\"}",
+          "application/json");
     }
   });
-  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-    res.status = 500;
-    res.set_content("{\"error\":\"internal error\"}", "application/json");
+  svr.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        res.status = 500;
+        res.set_content("{\"error\":\"internal error\"}", "application/json");
+      });
+}
+
+bool is_loopback(const std::string& host);
+
+/// The requests the server refuses before routing: a Host header that names neither a loopback
+/// name nor the --host address (DNS rebinding: a web page's name resolving to 127.0.0.1), an
+/// Origin of another site (a page elsewhere making this server render); byte ranges are ignored
+/// (each range of a multi-range request would be a copy of the image).
+void install_guards(httplib::Server& svr, const std::string& listen_host) {
+  svr.set_pre_routing_handler([listen_host](const httplib::Request& req, httplib::Response& res) {
+    const auto refuse = [&](int status, const std::string& why) {
+      res.status = status;
+      res.set_content("{\"error\":" + json_string(why) + "}", "application/json");
+      return httplib::Server::HandlerResponse::Handled;
+    };
+    // The host part of "name:port", "[::1]:port" or "name".
+    const auto host_of = [](const std::string& h) {
+      if (!h.empty() && h[0] == '[')
+        return h.substr(1, h.find(']') == std::string::npos ? 0 : h.find(']') - 1);
+      return h.substr(0, h.find(':'));
+    };
+    const auto allowed = [&](const std::string& host) {
+      return host == "localhost" || host == "127.0.0.1" || host == "::1" ||
+             (host == listen_host && !host.empty()) ||
+             (!is_loopback(listen_host) && listen_host == "0.0.0.0");
+    };
+    const std::string host = host_of(req.get_header_value("Host"));
+    if (!allowed(host)) {
+      return refuse(403,
+                    "Host '" + host + "' is not this server's name (loopback names, or --host)");
+    }
+    if (req.has_header("Origin")) {
+      const std::string origin = req.get_header_value("Origin");
+      const std::string prefix = "http://";
+      if (origin.rfind(prefix, 0) != 0 || !allowed(host_of(origin.substr(prefix.size())))) {
+        return refuse(
+            403, "Origin '" + origin + "' is another site: the preview serves its own page only");
+      }
+    }
+    // Byte ranges are ignored (RFC 7233 lets a server send the whole representation): cpp-httplib
+    // would otherwise build a copy of the image per range. The request object is cpp-httplib's
+    // own, handed to the handlers as const; clearing its parsed ranges here is what ignoring is.
+    auto& mutable_req = const_cast<httplib::Request&>(req);
+    mutable_req.ranges.clear();
+    mutable_req.headers.erase("Range");
+    return httplib::Server::HandlerResponse::Unhandled;
   });
 }
 
@@ -424,16 +544,37 @@ int run_serve(const serve_options& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  if (o.host.empty()) {
+    throw usage_error(
+        "--host: give an address to listen on (127.0.0.1, ::1, or 0.0.0.0 for every interface)");
+  }
   httplib::Server svr;
   svr.set_payload_max_length(1 << 16);
-  svr.new_task_queue = [] { return new httplib::ThreadPool(8); };
+  // Slow clients cannot hold the workers: a request's headers must arrive within 2 s, an idle
+  // kept-alive connection is closed after 2 s, and there are more workers (32) than renders (2).
+  svr.set_read_timeout(2, 0);
+  svr.set_write_timeout(10, 0);
+  svr.set_keep_alive_timeout(2);
+  svr.set_keep_alive_max_count(100);
+  svr.new_task_queue = [] { return new httplib::ThreadPool(32); };
+  // One server per port: SO_REUSEADDR only (cpp-httplib's default, SO_REUSEPORT, lets a second
+  // server bind the same port and take half of its requests).
+  svr.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   install_routes(svr);
-  const int port = o.port == 0 ? svr.bind_to_any_port(o.host) : (svr.bind_to_port(o.host, o.port) ? o.port : -1);
-  if (port < 0) throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
+  install_guards(svr, o.host);
+  const int port =
+      o.port == 0 ? svr.bind_to_any_port(o.host) : (svr.bind_to_port(o.host, o.port) ? o.port : -1);
+  if (port < 0)
+    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
   if (!is_loopback(o.host)) {
-    std::fprintf(stderr, "perlin: warning: listening on %s, not only on this machine\n", o.host.c_str());
+    std::fprintf(stderr, "perlin: warning: listening on %s, not only on this machine\n",
+                 o.host.c_str());
   }
-  const std::string url = "http://" + (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
+  const std::string url = "http://" +
+                          (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
                           ":" + std::to_string(port) + "/";
   // The URL is how callers (and the tests) find the server: a failed write is an error.
   if (std::printf("perlin serve: %s\n", url.c_str()) < 0 || std::fflush(stdout) != 0) {
