@@ -146,7 +146,7 @@ TEST(CliRender, DefaultContrastIsFullAndStillTiles) {
   const auto img = perlin::read_png(d.path / "a.png");
   const auto [lo, hi] = std::minmax_element(img.data.begin(), img.data.end());
   EXPECT_GE(*hi - *lo, 230) << int(*lo) << ".." << int(*hi);
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 512x512 --range bound").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 512x512 --range bound --plane aligned").status, 0);
   const auto bound = perlin::read_png(d.path / "b.png");
   const perlin::improved_noise n;
   for (std::size_t i = 0; i < 512; i += 37) {
@@ -370,10 +370,11 @@ std::vector<float> render_values(const std::string& args, const std::string& sha
 }
 
 TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
-  // Each option against the documented coordinates, on the plain preset (the noise itself).
+  // Each option against the documented coordinates, on the plain preset's field on the aligned
+  // plane (Ken Perlin's noise itself).
   const perlin::improved_noise n;
   const auto check = [&](const std::string& args, auto&& expected) {
-    const auto v = render_values("--size 6x4 " + args, "4, 6");
+    const auto v = render_values("--plane aligned --size 6x4 " + args, "4, 6");
     for (std::size_t j = 0; j < 4; ++j) {
       for (std::size_t i = 0; i < 6; ++i) {
         ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), 2e-6) << args << " " << i << "," << j;
@@ -391,7 +392,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
   {
     const temp_dir d;
     ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "f.npy") +
-                         " --size 6x4 --step 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
+                         " --plane aligned --size 6x4 --step 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
                   .status, 0);
     const auto f1 = read_npy(d.path / "f_0001.npy", "4, 6");
     for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
@@ -400,7 +401,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
   {
     const temp_dir d;
     ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") +
-                         " --size 6x4 --step 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
+                         " --plane aligned --size 6x4 --step 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
                   .status, 0);
     const auto l1 = read_npy(d.path / "l_0001.npy", "4, 6");  // angle pi/2: (Z, W + R)
     for (std::size_t i = 0; i < 6; ++i) {

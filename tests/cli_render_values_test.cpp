@@ -84,7 +84,7 @@ struct recipe {
 
 /// The presets table of docs/render.md.
 const recipe k_presets[] = {
-    {"plain", perlin::fractal_kind::none, 1, false, 1.0 / 64, "grey", formula::plain, false},
+    {"plain", perlin::fractal_kind::none, 1, false, 1.0 / 64, "grey", formula::plain, false, true},
     {"clouds", perlin::fractal_kind::fbm, 6, true, 1.0 / 128, "clouds", formula::plain, false},
     {"marble", perlin::fractal_kind::turbulence, 6, true, 1.0 / 64, "marble", formula::marble, false},
     {"wood", perlin::fractal_kind::fbm, 3, true, 1.0 / 64, "wood", formula::wood, false},

@@ -76,7 +76,7 @@ const std::vector<preset>& presets() {
   // The fractal presets: normalised fBm-like sums, lacunarity 2 and persistence 0.5 (the
   // table's defaults), decorrelated where the octaves would otherwise line up.
   static const std::vector<preset> p = {
-      {"plain", {}, 1.0 / 64, "grey", formula::plain, false},
+      {"plain", {{"plane", "rotated"}}, 1.0 / 64, "grey", formula::plain, false},
       {"clouds", {{"fractal", "fbm"}, {"octaves", "6"}, {"normalize", "true"}, {"decorrelate", "true"}},
        1.0 / 128, "clouds", formula::plain, false},
       {"marble", {{"fractal", "turbulence"}, {"octaves", "6"}, {"normalize", "true"}, {"decorrelate", "true"}},

@@ -333,8 +333,10 @@ render_plan resolve(render_options o) {
   apply_options(r.spec, pr.field);
   apply_options(r.spec, recipe_field);
   apply_options(r.spec, o.field);
-  // --tileable needs lattice-aligned periods: a preset's rotated plane gives way to it.
-  if (o.tileable && !names(o.field, "plane") && !names(recipe_field, "plane")) r.spec.plane = "aligned";
+  // Periods (--tileable's or --period) need the lattice-aligned plane: a preset's rotated plane
+  // gives way to them unless the plane was asked for.
+  const bool periodic = o.tileable || !r.spec.period.empty();
+  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane")) r.spec.plane = "aligned";
   r.recipe = recipe_of(r.spec, pr, o);
 
   resolve_output(o, r);

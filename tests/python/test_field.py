@@ -97,7 +97,7 @@ def test_grid_and_points_within_tolerance_of_the_exact_path(dims):
 def test_grid_is_the_cli_npy_bit_for_bit(perlin_exe, tmp_path):
     out = tmp_path / "plain.npy"
     subprocess.run([perlin_exe, "render", "-q", "-o", str(out), "--size", "70x40", "--step",
-                    "0.05", "--origin", "3.5,-1.25", "--offset", "7,9", "--seed", "11"], check=True)
+                    "0.05", "--origin", "3.5,-1.25", "--offset", "7,9", "--seed", "11", "--plane", "aligned"], check=True)
     cli = np.load(out)
     f = perlin.Field(seed=11)
     mine = f.grid((40, 70), origin=(3.5, -1.25), step=0.05, first=(7, 9))
