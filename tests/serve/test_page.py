@@ -37,13 +37,18 @@ def browser(tmp_path_factory):
 
 
 def picture(driver, old_src=None, timeout=20):
-    """Waits until #preview shows a loaded picture (a new one if old_src is given)."""
+    """Waits until #preview shows a loaded picture (a new one if old_src is given); returns the
+    server URL of the picture shown (the page shows it from a blob of its one request)."""
     def ready(d):
         img = d.find_element(By.ID, "preview")
         src = img.get_attribute("src")
         loaded = d.execute_script("const i = arguments[0]; return i.complete && i.naturalWidth > 0;", img)
-        return src if loaded and src and src != old_src else False
-    return WebDriverWait(driver, timeout).until(ready)
+        if not (loaded and src):
+            return False
+        url = d.current_url.split("?")[0].rstrip("/") + "/render.png?" + (img.get_attribute("data-query") or "")
+        return url if url != old_src else False
+    url = WebDriverWait(driver, timeout).until(ready)
+    return url
 
 
 def set_control(driver, name, value):
@@ -87,7 +92,7 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
     set_control(browser, "octaves", "0")
     WebDriverWait(browser, 10).until(lambda d: "octaves" in d.find_element(By.ID, "error").text)
     assert "must be 1 to 32" in browser.find_element(By.ID, "error").text
-    assert browser.find_element(By.ID, "preview").get_attribute("src") == src3
+    assert src3.endswith("?" + browser.find_element(By.ID, "preview").get_attribute("data-query"))
     set_control(browser, "octaves", "3")
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "error").text == "")
 
@@ -102,12 +107,47 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
     browser.execute_script("const z = document.getElementById('z'); z.value = 0.5; z.dispatchEvent(new Event('input'));")
     src5 = picture(browser, src4)
     assert "origin=0%2C0%2C0.5" in src5 or "origin=0,0,0.5" in src5
-    # Play steps (z, w) around a circle: the origin gets four values and the picture changes.
+    # Play steps (z, w) around the circle of `--frames 48 --loop` and shows that command; stop
+    # puts the origin back.
     browser.find_element(By.ID, "play").click()
     src6 = picture(browser, src5)
-    browser.find_element(By.ID, "play").click()
     assert browser.execute_script("return document.querySelector(\"[name='origin']\").value").count(",") == 3
+    WebDriverWait(browser, 10).until(lambda d: "--frames 48 --loop" in d.find_element(By.ID, "command").text)
+    browser.find_element(By.ID, "play").click()
     assert fetch(src6) != fetch(src5)
+    WebDriverWait(browser, 10).until(
+        lambda d: d.execute_script("return document.querySelector(\"[name='origin']\").value") == "0,0,0.5")
+
+    # A link with every kind of option reloads to the same controls, picture and recipe; the
+    # empty controls show the values in force (the preset's).
+    link = ("?preset=clouds&size=128x96&range=-1,1&offset=100,50&normalize=false&ridged-gain=3&seed=9"
+            "&colormap=0:%23000000,0.5:%23ff0000,1:%23ffffff&step=0.02&invert=1")
+    browser.get(server + link)
+    first_url = picture(browser)
+    recipe = WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "recipe").text or False)
+    assert "normalize=false" in recipe and "offset=100,50" in recipe and "range=-1,1" in recipe
+    assert browser.execute_script("return document.querySelector(\"[name='octaves']\").placeholder") == "6"
+    browser.refresh()
+    assert fetch(picture(browser)) == fetch(first_url)
+    for name, value in [("range", "-1,1"), ("offset", "100,50"), ("normalize", "false"), ("ridged-gain", "3"),
+                        ("colormap", "0:#000000,0.5:#ff0000,1:#ffffff")]:
+        assert browser.execute_script(f"return document.querySelector(\"[name='{name}']\").value") == value, name
+    assert browser.find_element(By.ID, "recipe").text == recipe
+
+    # One request per change.
+    before = browser.execute_script("return performance.getEntriesByType('resource').length")
+    set_control(browser, "octaves", "4")
+    picture(browser, first_url)
+    new = browser.execute_script("return performance.getEntriesByType('resource').slice(arguments[0])"
+                                 ".map(e => e.name).filter(n => !n.startsWith('blob:'))", before)
+    assert len(new) == 1 and "/render.png?" in new[0], new
+
+    # Usable at 500 px wide: nothing wider than the window.
+    browser.set_window_size(500, 900)
+    browser.get(server + "?preset=clouds&size=256x192")
+    picture(browser)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 500
+    browser.set_window_size(1200, 900)
 
     shot = os.environ.get("PERLIN_SCREENSHOT")
     if shot:

@@ -138,3 +138,28 @@ def test_stops_cleanly_on_signals(perlin_exe, sig):
     assert proc.wait(timeout=10) == 0
     assert time.monotonic() - start < 5
     assert "stopped" in proc.stderr.read()
+
+
+@pytest.mark.parametrize("query", [
+    "size=40x24&origin=1.5,-2,0.75",                      # a 3-D slice
+    "preset=clouds&size=40x24&origin=0,0,1.25,-0.5",      # a 4-D slice: a frame of the loop player
+    "size=33x17&step=0.05&offset=7,3&warp=basic&seed=4",  # offsets and a warp
+])
+def test_the_cpp_snippet_computes_the_pictures_values(server, tmp_path, query):
+    """The C++ shown beside the picture, compiled against the library, gives the .npy's values."""
+    import os
+    cxx, include, lib = (os.environ.get(k) for k in ("PERLIN_CXX", "PERLIN_INCLUDE", "PERLIN_LIB"))
+    if not (cxx and include and lib):
+        pytest.skip("PERLIN_CXX, PERLIN_INCLUDE and PERLIN_LIB name the compiler and the library")
+    snippet = json.loads(get(server, "/stats.json?" + query)[2])["cpp"]
+    source = snippet.replace("#include <perlin/perlin.hpp>\n",
+                             "#include <perlin/perlin.hpp>\n#include <cstdio>\n#include <vector>\nint main() {\n")
+    source += "std::fwrite(values.data(), 4, values.size(), stdout);\n}\n"
+    (tmp_path / "snippet.cpp").write_text(source)
+    subprocess.run([cxx, "-std=c++20", "-I", include, str(tmp_path / "snippet.cpp"), "-o", str(tmp_path / "snippet"),
+                    lib, "-lhwy", "-pthread"], check=True)
+    values = subprocess.run([str(tmp_path / "snippet")], check=True, capture_output=True).stdout
+    status, _, npy = get(server, "/render.npy?" + query)
+    assert status == 200
+    header_len = 10 + int.from_bytes(npy[8:10], "little")
+    assert values == npy[header_len:]

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "detail/text.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
@@ -310,6 +311,19 @@ rendered render_query(const query& q) {
   return out;
 }
 
+/// The values in force, by control name: every field option (the preset's or the defaults when
+/// not given), the step, the size and the colormap, for the page to show in empty controls.
+std::string in_force_json(const render_plan& r) {
+  std::string out = "{";
+  for (const auto& row : perlin::field_options()) {
+    out += json_string(std::string(row.name)) + ":" + json_string(row.get(r.spec)) + ",";
+  }
+  out += "\"step\":" + json_string(perlin::detail::number_text(r.step[0])) +
+         ",\"size\":" + json_string(std::to_string(r.width) + "x" + std::to_string(r.height)) +
+         ",\"colormap\":" + json_string(r.cmap != nullptr ? r.cmap->name : "grey") + "}";
+  return out;
+}
+
 std::string stats_json(const query& q, const rendered& r) {
   const auto& v = r.values.values;
   double lo = INFINITY, hi = -INFINITY, sum = 0;
@@ -336,8 +350,9 @@ std::string stats_json(const query& q, const rendered& r) {
          json_number(r.plan.step[0]) + "," + json_number(r.plan.step[1]) + "],\"origin\":[" +
          json_number(r.plan.origin[0]) + "," + json_number(r.plan.origin[1]) +
          "],\"command\":" + json_string(command_of(q, ".png")) +
-         ",\"recipe\":" + json_string(r.plan.recipe) + ",\"cpp\":" + json_string(cpp_of(r.plan)) +
-         ",\"python\":" + json_string(python_of(q)) + "}";
+         ",\"recipe\":" + json_string(r.plan.recipe) + ",\"in_force\":" + in_force_json(r.plan) +
+         ",\"cpp\":" + json_string(cpp_of(r.plan)) + ",\"python\":" + json_string(python_of(q)) +
+         "}";
 }
 
 /// Runs `body`, turning every failure into a JSON error with the right status: a bad option is
@@ -421,10 +436,40 @@ std::string page_html() {
     }
     field_controls += "</label>\n";
   }
+  // The render settings a picture uses (the animation's are the loop player's), from their table.
+  std::string render_controls;
+  for (const render_setting& rs : render_settings()) {
+    const std::string name(rs.name);
+    if (name == "frames" || name == "loop" || name == "loop-radius" || name == "time-step" ||
+        name == "animated" || name == "fps" || name == "depth") {
+      continue;
+    }
+    render_controls += "<label title=\"" + html_escape(std::string(rs.help)) + "\">" + name + " ";
+    if (rs.flag) {
+      render_controls += "<input type=\"checkbox\" name=\"" + name + "\">";
+    } else if (name == "preset") {
+      render_controls += "<select name=\"preset\"><option value=\"\">(plain)</option>" +
+                         options(preset_names) + "</select>";
+    } else if (name == "bits") {
+      render_controls +=
+          "<select name=\"bits\"><option value=\"\">(8)</option><option>16</option></select>";
+    } else if (name == "colormap") {
+      // Text with suggestions: custom stops T:#RRGGBB,... survive a reload as well as names.
+      render_controls +=
+          "<input type=\"text\" name=\"colormap\" list=\"colormaps\" "
+          "placeholder=\"preset\"><datalist id=\"colormaps\">" +
+          options(colormap_names) + "</datalist>";
+    } else {
+      const std::string hint = name == "origin" || name == "offset" ? "0,0"
+                               : name == "range"                    ? "typical"
+                                                                    : "";
+      render_controls += "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + hint + "\">";
+    }
+    render_controls += "</label>\n";
+  }
   const std::pair<const char*, std::string> fills[] = {
-      {"@preset@", options(preset_names)},
+      {"@render@", render_controls},
       {"@field@", field_controls},
-      {"@colormap@", options(colormap_names)},
   };
   std::string page = k_page;
   for (const auto& [token, html] : fills) {
@@ -448,6 +493,10 @@ void install_routes(httplib::Server& svr) {
                                                  : perlin::pixel_format::gray8;
       const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels);
       res.set_header("X-Render-Ms", json_number(r.ms));
+      // The stats ride with the picture (one request per change); headers are ASCII.
+      std::string stats = stats_json(q, r);
+      for (char& c : stats) c = static_cast<unsigned char>(c) < 0x80 ? c : '?';
+      res.set_header("X-Stats", stats);
       res.set_header("Cache-Control", "no-store");
       res.set_content(std::string(png.begin(), png.end()), "image/png");
     });

@@ -1,5 +1,6 @@
 // The preview page of `perlin serve`: HTML, CSS and JavaScript in one string, no network needed.
-// Every control is named as the `perlin render` option it sets; the URL's query holds the state.
+// Every control is named as the option it sets and generated from the option table (@field@)
+// and the render settings (@render@); the URL's query, a recipe, holds the whole state.
 #pragma once
 
 namespace perlin_cli {
@@ -10,34 +11,35 @@ inline constexpr const char* k_page = R"PAGE(<!doctype html>
 <link rel="icon" href="data:,">
 <style>
 body { font: 14px system-ui, sans-serif; margin: 0; display: flex; gap: 16px; padding: 12px; background: #f4f4f2; color: #222; }
-#controls { width: 260px; flex: none; }
-#controls label { display: flex; justify-content: space-between; align-items: center; margin: 3px 0; }
-#controls input[type=text], #controls input[type=number], #controls select { width: 130px; }
+#controls { width: 270px; flex: none; }
+#controls label { display: flex; justify-content: space-between; align-items: center; margin: 3px 0; gap: 6px; }
+#controls input[type=text], #controls select { width: 135px; min-width: 0; }
+#controls details { margin: 6px 0; }
 #view { flex: 1; min-width: 0; }
 #preview { image-rendering: pixelated; cursor: grab; max-width: 100%; border: 1px solid #bbb; background: #ddd; }
-#tiled { display: none; border: 1px solid #bbb; margin-top: 8px; }
+#tiled { display: none; border: 1px solid #bbb; margin-top: 8px; max-width: 100%; }
 #error { color: #b00020; min-height: 1.4em; font-weight: 600; }
 pre { background: #fff; border: 1px solid #ccc; padding: 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
 #stats { font-variant-numeric: tabular-nums; }
 h1 { font-size: 16px; margin: 0 0 8px; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+@media (max-width: 700px) {
+  body { flex-direction: column; padding: 8px; }
+  #controls { width: auto; }
+  #controls input[type=text], #controls select { width: 55%; }
+}
 </style></head>
 <body>
 <div id="controls">
 <h1>perlin preview</h1>
-<label>preset <select name="preset"><option value="">(plain)</option>@preset@</select></label>
-<label>size <input type="text" name="size" placeholder="512x512"></label>
-<label>step <input type="text" name="step" placeholder="preset" title="distance between neighbouring pixels in noise units"></label>
+@render@
+<details open><summary>field</summary>
 @field@
-<label>colormap <select name="colormap"><option value="">(preset)</option>@colormap@</select></label>
-<label>invert <input type="checkbox" name="invert"></label>
-<label>bits <select name="bits"><option value="">8</option><option>16</option></select></label>
-<label>tileable <input type="checkbox" name="tileable"></label>
-<label>origin <input type="text" name="origin" placeholder="0,0"></label>
-<label>recipe <input type="text" name="recipe" placeholder="paste a recipe" title="perlin=1&amp;...: options here override it"></label>
+</details>
+<label>recipe <input type="text" name="recipe" placeholder="paste a recipe" title="perlin=1&amp;...: the options above override it"></label>
 <label>z slice <input type="range" id="z" min="-4" max="4" step="0.01" value="0"></label>
-<div class="row"><button type="button" id="play">play loop</button> <span>(4-D: z, w on a circle)</span></div>
-<p>Drag the picture to pan, use the wheel to zoom.</p>
+<div class="row"><button type="button" id="play">play loop</button> <span>(48 frames of --frames 48 --loop)</span></div>
+<p>Drag the picture to pan, use the wheel to zoom about the cursor.</p>
 <div class="row"><a id="download-png" download="noise.png" href="#">PNG</a>
 <a id="download-npy" download="noise.npy" href="#">.npy</a>
 <label>export size <input type="text" id="export-size" placeholder="as shown" style="width:90px"></label></div>
@@ -62,6 +64,8 @@ const errorBox = document.getElementById("error");
 let last = null;          // the stats of the picture shown
 let generation = 0;       // newer requests supersede older ones
 let pending = null;
+let shownUrl = null;      // the object URL of the picture shown
+let loop = null;          // while the loop plays: {centre: [Z, W], radius, frame}
 
 function state() {
   const q = new URLSearchParams();
@@ -76,7 +80,13 @@ function restore() {
   const q = new URLSearchParams(location.search);
   for (const c of controls) {
     if (c.type === "checkbox") c.checked = q.get(c.name) === "1" || q.get(c.name) === "true";
-    else c.value = q.get(c.name) ?? "";
+    else {
+      const v = q.get(c.name) ?? "";
+      if (c.tagName === "SELECT" && v !== "" && !Array.from(c.options).some(o => o.value === v)) {
+        c.add(new Option(v, v));  // a value the list lacks still survives the reload
+      }
+      c.value = v;
+    }
   }
 }
 
@@ -96,36 +106,56 @@ function drawHistogram(h) {
   h.forEach((n, i) => { const bar = n / top * cv.height; g.fillRect(i * w, cv.height - bar, w - 1, bar); });
 }
 
+// The controls left empty show the values in force (the preset's, or the defaults).
+function showInForce(values) {
+  for (const c of controls) {
+    if (!(c.name in values)) continue;
+    const v = values[c.name];
+    if (c.tagName === "SELECT") c.options[0].text = "(" + (v === "" ? "none" : v) + ")";
+    else if (c.type === "text") c.placeholder = v === "" ? "none" : v;
+  }
+}
+
+// One request per change: the picture, with its stats in the X-Stats header.
 async function update() {
   const q = state();
   const query = q.toString();
-  history.replaceState(null, "", query ? "?" + query : location.pathname);
+  if (!loop) history.replaceState(null, "", query ? "?" + query : location.pathname);
   const mine = ++generation;
   if (pending) pending.abort();
   pending = new AbortController();
-  let res;
+  let res, blob;
   try {
-    res = await fetch("/stats.json?" + query, { signal: pending.signal });
+    res = await fetch("/render.png?" + query, { signal: pending.signal });
+    if (!res.ok) {
+      const body = await res.json();
+      if (mine === generation) errorBox.textContent = body.error;  // the last good picture stays
+      return;
+    }
+    blob = await res.blob();
   } catch (e) { return; }  // superseded
-  const body = await res.json();
   if (mine !== generation) return;  // a newer request is on its way: drop this answer
-  if (!res.ok) { errorBox.textContent = body.error; return; }  // the last good picture stays
+  const body = JSON.parse(res.headers.get("X-Stats"));
   errorBox.textContent = "";
   last = body;
-  preview.src = "/render.png?" + query;
+  if (shownUrl) URL.revokeObjectURL(shownUrl);
+  shownUrl = URL.createObjectURL(blob);
+  preview.src = shownUrl;
+  preview.dataset.query = query;  // what the picture shows (tests and the curious)
   const tiled = document.getElementById("tiled");
   if (q.get("tileable")) {
     tiled.style.display = "block";
     tiled.style.width = 2 * body.width + "px";
     tiled.style.height = 2 * body.height + "px";
-    tiled.style.backgroundImage = "url('/render.png?" + query + "')";
+    tiled.style.backgroundImage = "url('" + shownUrl + "')";
   } else {
     tiled.style.display = "none";
   }
   document.getElementById("stats").textContent =
     `render ${body.ms.toFixed(1)} ms · min ${body.min.toFixed(4)} · max ${body.max.toFixed(4)} · mean ${body.mean.toFixed(4)} · mapped [${body.lo.toFixed(4)}, ${body.hi.toFixed(4)}]`;
   drawHistogram(body.histogram);
-  document.getElementById("command").textContent = body.command;
+  showInForce(body.in_force);
+  document.getElementById("command").textContent = loop ? loopCommand(body.command) : body.command;
   document.getElementById("recipe").textContent = body.recipe;
   document.getElementById("cpp").textContent = body.cpp;
   document.getElementById("python").textContent = body.python;
@@ -148,39 +178,66 @@ window.addEventListener("mouseup", e => {
   const scale = preview.naturalWidth / preview.clientWidth || 1;
   const dx = (e.clientX - drag.x) * scale, dy = (e.clientY - drag.y) * scale;
   if (dx || dy) {
-    field("origin").value = fmt(drag.origin[0] - dx * drag.step[0]) + "," + fmt(drag.origin[1] - dy * drag.step[1]);
+    setOriginXY(drag.origin[0] - dx * drag.step[0], drag.origin[1] - dy * drag.step[1]);
     update();
   }
   drag = null;
 });
-// Zoom: the wheel scales the pixel step about the top-left corner.
+// Zoom: the wheel scales the pixel step about the cursor: the point under it stays put.
 preview.addEventListener("wheel", e => {
   if (!last) return;
   e.preventDefault();
-  field("step").value = fmt(last.step[0] * (e.deltaY > 0 ? 1.25 : 0.8));
+  const scale = preview.naturalWidth / preview.clientWidth || 1;
+  const px = e.offsetX * scale, py = e.offsetY * scale;
+  const s = last.step[0], t = s * (e.deltaY > 0 ? 1.25 : 0.8);
+  field("step").value = fmt(t);
+  setOriginXY(last.origin[0] + px * (s - t), last.origin[1] + py * (s - t));
   update();
 }, { passive: false });
 
-// The z slider sets the third origin value: the slice z = Z of the 3-D field.
+// The origin field holds X,Y[,Z[,W]]: pan and zoom change X and Y only.
 function originParts() {
   const v = field("origin").value.trim();
   const p = v ? v.split(",").map(Number) : [];
   while (p.length < 2) p.push(0);
   return p;
 }
+function setOriginXY(x, y) {
+  const p = originParts();
+  p[0] = x; p[1] = y;
+  field("origin").value = p.map(fmt).join(",");
+}
+// The z slider sets the third origin value: the slice z = Z of the 3-D field.
 document.getElementById("z").addEventListener("input", e => {
   const p = originParts().slice(0, 2);
   field("origin").value = p.map(fmt).join(",") + "," + fmt(Number(e.target.value));
   update();
 });
-// Play: (z, w) = (cos, sin) of 2 pi k / 48, the frames of `--frames 48 --loop`, one after another.
-let timer = null, frame = 0;
+// Play: the frames of `--frames 48 --loop`: frame k at (Z + R cos 2 pi k/48, W + R sin 2 pi k/48)
+// around the origin's (Z, W), R = 48 * step / pi (the command's default radius).
+function loopCommand(command) {
+  return command.replace("perlin render -o noise.png", "perlin render -o loop.png --frames 48 --loop --animated")
+    .replace(/ --origin \S+/, loop.originArg);
+}
 document.getElementById("play").addEventListener("click", e => {
-  if (timer) { clearInterval(timer); timer = null; e.target.textContent = "play loop"; return; }
+  if (loop) {
+    clearInterval(loop.timer);
+    field("origin").value = loop.saved;
+    loop = null;
+    e.target.textContent = "play loop";
+    update();
+    return;
+  }
+  if (!last) return;
+  const p = originParts();
+  const saved = field("origin").value;
+  loop = { saved, centre: [p[2] ?? 0, p[3] ?? 0], radius: 48 * last.step[0] / Math.PI, frame: 0,
+           originArg: " --origin " + [p[0], p[1], p[2] ?? 0, p[3] ?? 0].map(fmt).join(",") };
   e.target.textContent = "stop";
-  timer = setInterval(() => {
-    const p = originParts().slice(0, 2), a = 2 * Math.PI * (frame++ % 48) / 48;
-    field("origin").value = p.map(fmt).join(",") + "," + fmt(Math.cos(a)) + "," + fmt(Math.sin(a));
+  loop.timer = setInterval(() => {
+    const a = 2 * Math.PI * (loop.frame++ % 48) / 48;
+    field("origin").value = [p[0], p[1], loop.centre[0] + loop.radius * Math.cos(a),
+                             loop.centre[1] + loop.radius * Math.sin(a)].map(fmt).join(",");
     update();
   }, 120);
 });
