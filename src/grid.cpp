@@ -16,6 +16,7 @@
 #include "detail/rotation.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
+#include "detail/text.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -46,6 +47,16 @@ void check_grid(const grid& g) {
     }
     if (!std::isfinite(g.origin[k])) detail::throw_invalid("origin", "must be finite");
     if (!std::isfinite(g.step[k])) detail::throw_invalid("step", "must be finite");
+    if (g.step[k] == 0) detail::throw_invalid("step", "must not be 0 (axis " + std::to_string(k) + ")");
+    // The coordinates every front accepts (perlin eval, render, make_field's overflow rule).
+    constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
+    for (const std::int64_t i : {g.first[k], g.first[k] + static_cast<std::int64_t>(g.count[k]) - 1}) {
+      const double x = g.origin[k] + static_cast<double>(i) * g.step[k];
+      if (!(std::abs(x) <= k_max_coordinate)) {
+        detail::throw_invalid("origin", "the grid's samples reach " + detail::number_text(x) + " on axis " +
+                                            std::to_string(k) + ", beyond 2^52 (the coordinates every front accepts)");
+      }
+    }
   }
 }
 

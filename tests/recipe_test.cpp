@@ -286,3 +286,19 @@ TEST(Fractal, RidgedOffsetAndGainOnTheSimdPathsStayWithinTolerance) {
   for (std::size_t i = 0; i < g.size(); ++i)
     EXPECT_NEAR(pts[i], f(double(px[i]), double(py[i])), tol) << i;
 }
+
+TEST(Grid, StepsAndCoordinatesFollowTheOneRule) {
+  const perlin::field f;
+  std::vector<float> out(8);
+  perlin::grid g = perlin::grid::plane(4, 2, 0.0);
+  EXPECT_THROW((void)perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g = perlin::grid::plane(4, 2, 1.0 / 64, 1e300, 0);
+  try {
+    (void)perlin::fill_grid(f, g, out);
+    FAIL() << "accepted";
+  } catch (const perlin::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond 2^52"), std::string::npos) << e.what();
+  }
+  g = perlin::grid::plane(4, 2, -1.0 / 64, 4503599627370496.0, 0);  // a negative step, at the edge
+  EXPECT_NO_THROW((void)perlin::fill_grid(f, g, out));
+}

@@ -22,6 +22,8 @@ namespace perlin {
 /// the region [a, a+w) x [b, b+h) of the grid with first = (0, 0) and the same origin and step.
 /// (Moving `origin` by a*step instead would round differently in the last bits.)
 ///
+/// Origins and steps must be finite, steps not 0, and every sample's coordinate within 2^52 in
+/// magnitude (the domain every front accepts); fill_grid throws perlin::invalid_argument else.
 /// The default step is 1/64 (64 samples across a lattice cell), not 1: a step of 1 samples only
 /// lattice points, where improved noise is 0 everywhere. The factories line(), plane() and
 /// volume() set dims and counts together.

@@ -180,6 +180,9 @@ def _grid_of(shape, origin, step, first):
     """(shape as a tuple, the C++ grid, (origin, step, first) as x-first lists, [] for defaults)."""
     if isinstance(shape, numbers.Integral):
         shape = (shape,)
+    shape = tuple(shape)
+    if not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in shape):
+        raise TypeError(f"shape: must be integers, got {shape}")
     shape = tuple(int(s) for s in shape)
     if any(s < 1 for s in shape):
         raise ValueError(f"shape: every axis needs at least 1 sample, got {shape}")

@@ -103,3 +103,15 @@ def test_overflowing_coordinates_are_refused_as_the_cli_refuses_them():
         perlin.render(step=1e308, size=(4, 4))
     with pytest.raises(ValueError, match="warp-amplitude"):
         perlin.render(warp="progressive", warp_amplitude=1e300, warp_octaves=32, size=(4, 4))
+
+
+def test_grid_shapes_and_steps_are_checked_as_every_front_checks_them():
+    f = perlin.Field()
+    with pytest.raises(TypeError, match="shape: must be integers"):
+        f.grid((10.5, 5))
+    with pytest.raises(TypeError, match="shape: must be integers"):
+        f.grid((True, 5))
+    with pytest.raises(ValueError, match="step: must not be 0"):
+        f.grid((10, 5), step=0)
+    with pytest.raises(ValueError, match="beyond 2\\^52"):
+        f.grid((10, 5), origin=(1e300, 0))
