@@ -257,7 +257,7 @@ std::string percent_decode(std::string_view v) {
       out += static_cast<char>(hi * 16 + lo);
       i += 2;
     } else {
-      out += v[i];
+      out += v[i] == '+' ? ' ' : v[i];  // as in a URL query (the page's links are recipes)
     }
   }
   return out;
