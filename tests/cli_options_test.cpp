@@ -99,14 +99,15 @@ TEST(CliOptions, OptionsBesideARecipeOverrideItAndSaySo) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("unknown option 'octave' (did you mean 'octaves'?)"), std::string::npos)
       << bad.err;
-  // A preset's flag switched off, and the render's recipe reads back to the same picture.
+  // A preset's flag switched off equals the recipe of that field: a recipe names the whole field
+  // (its field part replaces the preset's field options; the preset gives the colormap).
   perlin_test::temp_dir d;
   const auto a = run_perlin("render -q -o " + q((d.path / "a.npy").string()) +
                             " --preset clouds --size 40x30 --no-normalize --seed 5 --step 0.03");
   ASSERT_EQ(a.status, 0) << a.err;
   const auto b =
       run_perlin("render -q -o " + q((d.path / "b.npy").string()) +
-                 " --recipe 'perlin=1&seed=5&preset=clouds&size=40x30&step=0.03&normalize=false'");
+                 " --recipe 'perlin=1&seed=5&fractal=fbm&octaves=6&decorrelate=true&preset=clouds&size=40x30&step=0.03'");
   ASSERT_EQ(b.status, 0) << b.err;
   const auto c = run_perlin("render -q -o " + q((d.path / "c.npy").string()) +
                             " --preset clouds --size 40x30 --seed 5 --step 0.03");

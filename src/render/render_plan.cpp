@@ -330,14 +330,15 @@ render_plan resolve(render_options o) {
   if (found == nullptr) throw usage_error("--preset: unknown '" + o.preset + "'");
   const preset& pr = *found;
   r.f = pr.f;
-  apply_options(r.spec, pr.field);
+  // A recipe names the whole field: the preset's field options give way to it.
+  if (o.recipe.empty() && !o.field_complete) apply_options(r.spec, pr.field);
   apply_options(r.spec, recipe_field);
   apply_options(r.spec, o.field);
   // Periods (--tileable's or --period) need the lattice-aligned plane: a preset's rotated plane
   // gives way to them unless the plane was asked for.
   const bool periodic = o.tileable || !r.spec.period.empty();
   if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane")) r.spec.plane = "aligned";
-  r.recipe = recipe_of(r.spec, pr, o);
+  r.recipe = recipe_of(r.spec, o);
 
   resolve_output(o, r);
   resolve_size(o, r);

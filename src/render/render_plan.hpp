@@ -23,9 +23,13 @@ struct render_options {
   /// Field options given (the option table's names, in the order given): applied on top of the
   /// preset's and then the recipe's field options.
   option_pairs field;
-  /// --recipe: a recipe (option_table.hpp) whose field options apply after the preset's and
-  /// whose render settings (size, step, colormap ...) apply where the options do not set them.
+  /// --recipe: a recipe (option_table.hpp). It names the field completely: its field options
+  /// replace the preset's (the preset still gives the formula, colormap and step), and its render
+  /// settings (size, step, colormap ...) apply where the options do not set them.
   std::string recipe;
+  /// The field options given are a whole field (a query that is a recipe, "perlin=1&..."): the
+  /// preset's field options are not applied.
+  bool field_complete = false;
   /// The render settings given by name (set_render_setting), as text, in the order given.
   option_pairs settings;
   /// Other options given (by name without "--": "compression"), for the checks that depend on it.
@@ -130,9 +134,9 @@ struct render_plan {
 /// perlin::invalid_argument for bad options.
 render_plan resolve(render_options o);
 
-/// The recipe of a render: the field's options that differ from the table's defaults or that
-/// the preset sets, then the render settings that were given (so `perlin render --recipe`
-/// renders the same picture, and perlin.Field.from_recipe evaluates the same field).
-[[nodiscard]] std::string recipe_of(const perlin::field_spec& spec, const preset& pr, const render_options& o);
+/// The recipe of a render: the field's recipe (to_recipe: the whole field), then the render
+/// settings that were given, so `perlin render --recipe` renders the same picture and
+/// perlin.Field.from_recipe evaluates the same field.
+[[nodiscard]] std::string recipe_of(const perlin::field_spec& spec, const render_options& o);
 
 }  // namespace perlin_render

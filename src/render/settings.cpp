@@ -168,16 +168,10 @@ option_pairs render_setting_pairs(const render_options& o) {
   return out;
 }
 
-std::string recipe_of(const perlin::field_spec& spec, const preset& pr, const render_options& o) {
-  // Every field option that differs from the table's default, and those the preset sets (a
-  // preset's normalize switched off is written as normalize=false), then the render settings.
-  std::string out = "perlin=" + std::to_string(perlin::k_recipe_version);
-  const perlin::field_spec defaults;
-  for (const auto& row : perlin::field_options()) {
-    const std::string v = row.get(spec);
-    if (v == row.get(defaults) && !names(pr.field, row.name)) continue;
-    out += "&" + std::string(row.name) + "=" + perlin::recipe_escape(v);
-  }
+std::string recipe_of(const perlin::field_spec& spec, const render_options& o) {
+  // The field's recipe (the whole field: a recipe replaces a preset's field options when read
+  // back), then the render settings that were given.
+  std::string out = perlin::to_recipe(spec);
   for (const auto& [name, value] : render_setting_pairs(o)) {
     if (name == "preset" && value == "plain") continue;
     out += "&" + name + "=" + perlin::recipe_escape(value);

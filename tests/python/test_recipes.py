@@ -91,7 +91,9 @@ def test_ridged_offset_and_gain_change_the_field_as_documented():
 
 
 def test_render_takes_a_recipe_with_render_settings():
-    a = perlin.render(recipe="perlin=1&seed=3&preset=clouds&size=40x24&step=0.05")
+    # A recipe names the whole field: the preset gives the colormap, not the fractal.
+    a = perlin.render(recipe="perlin=1&seed=3&fractal=fbm&octaves=6&normalize=true&decorrelate=true"
+                             "&preset=clouds&size=40x24&step=0.05")
     b = perlin.render("clouds", seed=3, size=(40, 24), step=0.05)
     assert a.shape == (24, 40, 3) and np.array_equal(a, b)
 

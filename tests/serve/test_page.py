@@ -125,7 +125,8 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
     browser.get(server + link)
     first_url = picture(browser)
     recipe = WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "recipe").text or False)
-    assert "normalize=false" in recipe and "offset=100,50" in recipe and "range=-1,1" in recipe
+    assert "normalize" not in recipe and "decorrelate=true" in recipe  # the preset's, switched off
+    assert "offset=100,50" in recipe and "range=-1,1" in recipe
     assert browser.execute_script("return document.querySelector(\"[name='octaves']\").placeholder") == "6"
     browser.refresh()
     assert fetch(picture(browser)) == fetch(first_url)
@@ -133,6 +134,9 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
                         ("colormap", "0:#000000,0.5:#ff0000,1:#ffffff")]:
         assert browser.execute_script(f"return document.querySelector(\"[name='{name}']\").value") == value, name
     assert browser.find_element(By.ID, "recipe").text == recipe
+    # The recipe as a link is the same picture: it names the whole field.
+    browser.get(server + "?" + recipe)
+    assert fetch(picture(browser)) == fetch(first_url)
 
     # One request per change.
     before = browser.execute_script("return performance.getEntriesByType('resource').length")

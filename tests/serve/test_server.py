@@ -47,8 +47,10 @@ def test_stats_hold_the_command_and_code(server):
     s = json.loads(body)
     assert s["command"] == "perlin render -o noise.png --preset terrain --size 128x96 --seed 42 --octaves 5 --tileable"
     assert "seed=42" in s["cpp"] and "octaves=5" in s["cpp"]
-    assert s["recipe"] == ("perlin=1&seed=42&fractal=fbm&octaves=5&normalize=true&decorrelate=true&plane=aligned"
+    assert s["recipe"] == ("perlin=1&seed=42&fractal=fbm&octaves=5&normalize=true&decorrelate=true"
                            "&preset=terrain&size=128x96&tileable=true")
+    # The recipe as a query (and as --recipe) is the same picture.
+    assert get(server, "/render.png?" + s["recipe"])[2] == get(server, "/render.png?preset=terrain&size=128x96&octaves=5&seed=42&tileable=1")[2]
     assert s["python"].startswith('import perlin\n\npixels = perlin.render("terrain", size=(128, 96), seed=42, octaves=5, tileable=True)')
     assert len(s["histogram"]) == 64 and sum(s["histogram"]) == 128 * 96
     assert s["min"] <= s["mean"] <= s["max"]

@@ -136,6 +136,10 @@ query parse_query(const httplib::Request& req, const std::string& ext) {
       q.download = parse_flag(key, value);
     } else if (key == "recipe") {
       o.recipe = value;
+    } else if (key == "perlin") {
+      // The query is a recipe (the page's Recipe line as a link): it names the whole field.
+      (void)perlin::recipe_pairs("perlin=" + value);  // checks the version
+      o.field_complete = true;
     } else if (perlin::find_option(key) != nullptr) {
       // A flag with no value ("?normalize") is on.
       const bool flag = perlin::find_option(key)->type == perlin::option_type::flag;

@@ -36,6 +36,7 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <details open><summary>field</summary>
 @field@
 </details>
+<input type="hidden" name="perlin"><!-- "1" when the URL is a recipe: it names the whole field -->
 <label>recipe <input type="text" name="recipe" placeholder="paste a recipe" title="perlin=1&amp;...: the options above override it"></label>
 <label>z slice <input type="range" id="z" min="-4" max="4" step="0.01" value="0"></label>
 <div class="row"><button type="button" id="play">play loop</button> <span>(48 frames of --frames 48 --loop)</span></div>
