@@ -2,6 +2,7 @@
 #include "detail/parallel.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -101,14 +102,23 @@ class pool {
 
   /// Starts workers up to `wanted` (and k_max_workers). A thread that cannot be started (EAGAIN
   /// under a process limit) is no error: the callers run the chunks themselves.
+  /// The workers block every asynchronous signal (they inherit the mask set around
+  /// pthread_create), so SIGINT, SIGTERM and the like always reach the program's own threads:
+  /// a program that blocks them while it publishes files (perlin render) is not interrupted by
+  /// a signal delivered to a worker. The faults (SIGSEGV ...) stay unblocked.
   void start_workers(unsigned wanted) {
     wanted = std::min(wanted, k_max_workers);
+    sigset_t all, old;
+    sigfillset(&all);
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&all, sig);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     while (workers_ < wanted) {
       pthread_t t;
-      if (pthread_create(&t, nullptr, &pool::worker_main, this) != 0) return;
+      if (pthread_create(&t, nullptr, &pool::worker_main, this) != 0) break;
       pthread_detach(t);
       ++workers_;
     }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
   }
 
   static void* worker_main(void* self) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -158,3 +159,26 @@ TEST(Parallel, AForkedChildRunsParallelCallsWithItsOwnPool) {
 }
 
 }  // namespace
+
+TEST(Parallel, WorkersBlockAsynchronousSignalsSoTheyReachTheProgramsThreads) {
+  // Every chunk that runs on a pool worker (not the caller) sees SIGINT and SIGTERM blocked, and
+  // the faults unblocked.
+  const auto caller = std::this_thread::get_id();
+  std::atomic<int> on_workers{0}, blocked{0}, faults_open{0};
+  perlin::detail::parallel_for(64, 4, [&](std::size_t, std::size_t) {
+    if (std::this_thread::get_id() == caller) return;
+    sigset_t cur;
+    pthread_sigmask(SIG_BLOCK, nullptr, &cur);
+    ++on_workers;
+    if (sigismember(&cur, SIGINT) == 1 && sigismember(&cur, SIGTERM) == 1) ++blocked;
+    if (sigismember(&cur, SIGSEGV) == 0) ++faults_open;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  EXPECT_GT(on_workers.load(), 0);
+  EXPECT_EQ(blocked.load(), on_workers.load());
+  EXPECT_EQ(faults_open.load(), on_workers.load());
+  // The caller's own mask is unchanged.
+  sigset_t mine;
+  pthread_sigmask(SIG_BLOCK, nullptr, &mine);
+  EXPECT_EQ(sigismember(&mine, SIGINT), 0);
+}
