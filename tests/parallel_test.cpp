@@ -166,13 +166,13 @@ TEST(Parallel, WorkersBlockAsynchronousSignalsSoTheyReachTheProgramsThreads) {
   const auto caller = std::this_thread::get_id();
   std::atomic<int> on_workers{0}, blocked{0}, faults_open{0};
   perlin::detail::parallel_for(64, 4, [&](std::size_t, std::size_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // so the workers take chunks too
     if (std::this_thread::get_id() == caller) return;
     sigset_t cur;
     pthread_sigmask(SIG_BLOCK, nullptr, &cur);
     ++on_workers;
     if (sigismember(&cur, SIGINT) == 1 && sigismember(&cur, SIGTERM) == 1) ++blocked;
     if (sigismember(&cur, SIGSEGV) == 0) ++faults_open;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   EXPECT_GT(on_workers.load(), 0);
   EXPECT_EQ(blocked.load(), on_workers.load());

@@ -18,6 +18,11 @@ namespace perlin {
 ///   (an existing file is replaced whole, never truncated), then flushes the folder so that the
 ///   new name survives a power loss.
 /// - The mode is that of the file it replaces, or 0666 minus the process's umask for a new one.
+/// - A target that is a symbolic link is not replaced: the file it points to (through any chain
+///   of links) is written, atomically, in that file's folder.
+/// - A target that exists and is a character device or a FIFO (/dev/null, /dev/stdout, a pipe)
+///   is written through: opened at the first write, closed by publish(); never replaced. Any
+///   other target that is not a regular file (a folder, a socket, a block device) is refused.
 /// - Every failure throws perlin::io_error naming the path and the reason; the destructor then
 ///   removes what was written. Not thread safe: one thread writes one file.
 class pending_file {
@@ -34,8 +39,11 @@ class pending_file {
 
   /// Appends `size` bytes (retrying short writes and EINTR).
   void write(const void* data, std::size_t size);
-  /// Flushes the data to disk and closes the descriptor where the file has a name, so that many
-  /// pending files (the frames of an animation) need not hold one descriptor each. Called by
+  /// Flushes the data to disk. An unnamed file keeps its descriptor while the process holds
+  /// fewer than half its descriptor limit in finished unnamed files; past that (the 600th frame
+  /// under a limit of 1024) it is given its hidden name and closed, so any number of pending
+  /// files fits in the limit (the name is removed by the destructor and remove_pending_files();
+  /// only SIGKILL or a power cut can leave it behind). A named file is closed. Called by
   /// publish() if not called before.
   void finish();
   /// Makes the file appear at its target path, replacing any file there, durably.
@@ -45,6 +53,8 @@ class pending_file {
 
  private:
   void discard() noexcept;
+  void name_unnamed();
+  void release_slot() noexcept;
 
   std::filesystem::path target_;
   std::string temp_;      // the named temporary file, when there is one
@@ -52,6 +62,8 @@ class pending_file {
   bool unnamed_ = false;  // O_TMPFILE: no name until publish()
   bool finished_ = false;
   bool published_ = false;
+  bool direct_ = false;   // a device or FIFO: written through, never replaced
+  bool holds_slot_ = false;  // finished, unnamed, still holding its descriptor
   unsigned mode_ = 0644;
   void* node_ = nullptr;  // its entry in the signal-safe list of named temporaries
 };

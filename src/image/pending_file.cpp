@@ -3,9 +3,11 @@
 #include "perlin/pending_file.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -101,11 +103,46 @@ std::string hidden_template(const std::filesystem::path& target) {
   return (folder_of(target) / name).string();
 }
 
+/// Finished unnamed files that still hold their descriptor, process-wide.
+std::atomic<long> g_unnamed_open{0};
+
+/// Half the soft descriptor limit (at least 16): how many finished unnamed files may stay open.
+long unnamed_budget() {
+  static const long budget = [] {
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 512L;
+    return std::max(16L, static_cast<long>(rl.rlim_cur / 2));
+  }();
+  return budget;
+}
+
+/// The file a path names through any chain of symbolic links (the link's own folder resolves a
+/// relative link), whether or not that file exists yet.
+std::filesystem::path through_links(const std::filesystem::path& target) {
+  std::filesystem::path p = target;
+  for (int hops = 0;; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    if (hops == 40) fail(target, "has too many levels of symbolic links");
+    std::error_code ec;
+    const auto link = std::filesystem::read_symlink(p, ec);
+    if (ec) fail(target, "cannot read the symbolic link: " + ec.message());
+    p = link.is_absolute() ? link : folder_of(p) / link;
+  }
+}
+
 }  // namespace
 
-pending_file::pending_file(const std::filesystem::path& target) : target_(target) {
+pending_file::pending_file(const std::filesystem::path& target) : target_(through_links(target)) {
   struct stat st {};
-  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+  if (::stat(target_.c_str(), &st) == 0) {
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      direct_ = true;  // opened at the first write: a probe never blocks on a FIFO
+      return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      fail(target, S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file, a device or a FIFO");
+    }
     mode_ = st.st_mode & 07777;
   } else {
     mode_ = 0666u & ~current_umask();
@@ -139,6 +176,8 @@ pending_file::pending_file(pending_file&& o) noexcept
       unnamed_(o.unnamed_),
       finished_(o.finished_),
       published_(std::exchange(o.published_, true)),
+      direct_(o.direct_),
+      holds_slot_(std::exchange(o.holds_slot_, false)),
       mode_(o.mode_),
       node_(std::exchange(o.node_, nullptr)) {}
 
@@ -151,6 +190,8 @@ pending_file& pending_file::operator=(pending_file&& o) noexcept {
     unnamed_ = o.unnamed_;
     finished_ = o.finished_;
     published_ = std::exchange(o.published_, true);
+    direct_ = o.direct_;
+    holds_slot_ = std::exchange(o.holds_slot_, false);
     mode_ = o.mode_;
     node_ = std::exchange(o.node_, nullptr);
   }
@@ -162,6 +203,7 @@ pending_file::~pending_file() { discard(); }
 void pending_file::discard() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  release_slot();
   if (!published_ && !temp_.empty()) ::unlink(temp_.c_str());
   forget(node_);
   node_ = nullptr;
@@ -169,6 +211,10 @@ void pending_file::discard() noexcept {
 }
 
 void pending_file::write(const void* data, std::size_t size) {
+  if (direct_ && fd_ < 0 && !finished_) {
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) fail_errno(target_, "cannot open it for writing");
+  }
   if (fd_ < 0 || finished_) fail(target_, "write after the file was finished");
   const auto* p = static_cast<const char*>(data);
   while (size > 0) {
@@ -184,45 +230,77 @@ void pending_file::write(const void* data, std::size_t size) {
 
 void pending_file::finish() {
   if (finished_) return;
+  if (direct_) {  // a device or FIFO: closing is all there is (an error there is a lost write)
+    const int rc = fd_ >= 0 ? ::close(fd_) : 0;
+    fd_ = -1;
+    finished_ = true;
+    if (rc != 0) fail_errno(target_, "close failed");
+    return;
+  }
   if (::fchmod(fd_, mode_) != 0) fail_errno(target_, "cannot set its mode");
   if (::fsync(fd_) != 0) fail_errno(target_, "fsync failed");
-  if (!unnamed_) {
-    const int rc = ::close(fd_);
-    fd_ = -1;
-    if (rc != 0) fail_errno(target_, "close failed");
+  if (unnamed_) {
+    // An unnamed file keeps its descriptor (nothing survives even SIGKILL) while the process
+    // holds fewer than half its descriptor limit in such files; past that it gets its hidden
+    // name and closes, so any number of frames fits in the limit.
+    if (g_unnamed_open.load() < unnamed_budget()) {
+      ++g_unnamed_open;
+      holds_slot_ = true;
+      finished_ = true;
+      return;
+    }
+    name_unnamed();
   }
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) fail_errno(target_, "close failed");
   finished_ = true;
+}
+
+void pending_file::release_slot() noexcept {
+  if (holds_slot_) --g_unnamed_open;
+  holds_slot_ = false;
+}
+
+void pending_file::name_unnamed() {
+  // A hidden name in the target's folder, registered first so that a signal never misses it;
+  // linkat cannot replace an existing file, so publish() renames it over the target.
+  static std::atomic<unsigned> counter{0};
+  std::string tmpl = hidden_template(target_);
+  tmpl.resize(tmpl.size() - 6);
+  for (int attempt = 0;; ++attempt) {
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "%d-%u", static_cast<int>(::getpid()), counter++);
+    const std::string name = tmpl + suffix;
+    node_ = remember(name);
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
+    if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      temp_ = name;
+      unnamed_ = false;
+      return;
+    }
+    const int err = errno;
+    forget(node_);
+    node_ = nullptr;
+    if (err != EEXIST || attempt > 100) {
+      errno = err;
+      fail_errno(target_, "cannot give the new file a name");
+    }
+  }
 }
 
 void pending_file::publish() {
   if (published_) fail(target_, "published twice");
   finish();
-  if (unnamed_) {
-    // Give the unnamed file a hidden name, then rename it over the target in one step
-    // (linkat cannot replace an existing file).
-    static std::atomic<unsigned> counter{0};
-    std::string tmpl = hidden_template(target_);
-    tmpl.resize(tmpl.size() - 6);
-    for (int attempt = 0;; ++attempt) {
-      char suffix[32];
-      std::snprintf(suffix, sizeof suffix, "%d-%u", static_cast<int>(::getpid()), counter++);
-      const std::string name = tmpl + suffix;
-      node_ = remember(name);
-      const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
-      if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
-        temp_ = name;
-        break;
-      }
-      const int err = errno;
-      forget(node_);
-      node_ = nullptr;
-      if (err != EEXIST || attempt > 100) {
-        errno = err;
-        fail_errno(target_, "cannot give the new file a name");
-      }
-    }
+  if (direct_) {
+    published_ = true;
+    return;
+  }
+  if (unnamed_) {  // still unnamed (it kept its descriptor): name it now, then rename it
+    name_unnamed();
     ::close(fd_);
     fd_ = -1;
+    release_slot();
   }
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail_errno(target_, "cannot replace it");
   published_ = true;
