@@ -73,16 +73,27 @@ void finish_output(std::string& buf) {
   }
 }
 
+/// The longest input line: 4 numbers of 17 digits need about 100 characters; a longer line
+/// (a file that is not points, /dev/zero) stops the run instead of filling memory.
+constexpr std::size_t k_max_line = 4096;
+
 /// Standard input in lines ending in "\n", "\r\n" or a lone "\r" (old Mac files), read in
-/// large blocks with fread; a read error is an error, never a silent end.
+/// large blocks with fread; a read error is an error, never a silent end. A UTF-8 byte order
+/// mark at the start is skipped; a line longer than k_max_line is a line_error.
 class line_reader {
  public:
   /// The next line into `line`; false at the end of the input.
   bool next(std::string& line) {
     line.clear();
     bool any = false;
+    ++lines_;
     for (;;) {
       if (pos_ == len_ && !refill()) return any;
+      if (lines_ == 1 && !any && !bom_checked_) {
+        bom_checked_ = true;
+        if (len_ - pos_ >= 3 && std::memcmp(buf_.data() + pos_, "\xEF\xBB\xBF", 3) == 0) pos_ += 3;
+        if (pos_ == len_) continue;
+      }
       if (skip_lf_) {  // the "\n" of a "\r\n" split between two reads
         skip_lf_ = false;
         if (buf_[pos_] == '\n') {
@@ -93,6 +104,10 @@ class line_reader {
       any = true;
       std::size_t stop = pos_;
       while (stop < len_ && buf_[stop] != '\n' && buf_[stop] != '\r') ++stop;
+      if (line.size() + (stop - pos_) > k_max_line) {
+        throw line_error("line " + std::to_string(lines_) + " is longer than " + std::to_string(k_max_line) +
+                         " characters (a point is 1 to 4 numbers)");
+      }
       line.append(buf_.data() + pos_, stop - pos_);
       pos_ = stop;
       if (pos_ < len_) {
@@ -113,7 +128,9 @@ class line_reader {
   }
   std::vector<char> buf_ = std::vector<char>(1 << 20);
   std::size_t pos_ = 0, len_ = 0;
+  std::size_t lines_ = 0;
   bool skip_lf_ = false;
+  bool bom_checked_ = false;
 };
 
 bool is_blank_line(const std::string& line) {
@@ -159,8 +176,18 @@ int run_eval(const eval_options& o) {
   std::vector<block_part> parts(perlin::detail::thread_count(o.threads, k_block_lines / 1024 + 1));
   while (true) {
     std::size_t n = 0;
-    while (n < k_block_lines && in.next(lines[n])) ++n;
-    if (n == 0) break;
+    // A line the reader refuses (too long) stops the run after the lines before it.
+    std::optional<line_error> read_error;
+    while (n < k_block_lines) {
+      try {
+        if (!in.next(lines[n])) break;
+      } catch (const line_error& e) {
+        read_error = e;
+        break;
+      }
+      ++n;
+    }
+    if (n == 0 && !read_error) break;
     const unsigned threads = perlin::detail::thread_count(o.threads, n / 1024 + 1);
     for (block_part& part : parts) part.out.clear();
     // One work item per part: part k holds lines [n k / threads, n (k + 1) / threads).
@@ -188,6 +215,10 @@ int run_eval(const eval_options& o) {
       if (buf.size() > (1u << 16)) flush_output(buf);
     }
     number += n;
+    if (read_error) {
+      finish_output(buf);
+      throw *read_error;
+    }
     if (n < k_block_lines) break;
   }
   finish_output(buf);

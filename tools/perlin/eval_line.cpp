@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "detail/text.hpp"
+
 namespace perlin_cli {
 
 namespace {
@@ -13,11 +15,11 @@ namespace {
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 /// A token as quoted in a message: at most 40 characters, so that a huge bad token is not
-/// echoed whole.
+/// echoed whole, with control and non-ASCII bytes escaped as \xHH (no terminal escapes reach
+/// the terminal).
 std::string quoted(std::string_view token) {
-  if (token.size() <= 40) return "'" + std::string(token) + "'";
-  return "'" + std::string(token.substr(0, 37)) + "...' (" + std::to_string(token.size()) +
-         " characters)";
+  if (token.size() <= 40) return perlin::detail::quoted(token);
+  return perlin::detail::quoted(token.substr(0, 37)) + " (" + std::to_string(token.size()) + " characters)";
 }
 
 }  // namespace
