@@ -28,8 +28,8 @@ DEFAULT_STEP = _perlin.DEFAULT_STEP  # the library's perlin::grid::k_default_ste
 
 
 def _threads(threads):
-    if not isinstance(threads, numbers.Integral) or isinstance(threads, bool) or threads < 0:
-        raise ValueError(f"threads: must be an integer >= 0 (0 = every core), got {threads!r}")
+    if not isinstance(threads, numbers.Integral) or isinstance(threads, bool) or not 0 <= threads <= 65535:
+        raise ValueError(f"threads: must be 0 (every core) to 65535, got {threads!r}")
     return int(threads)
 
 
@@ -55,7 +55,7 @@ def _coordinates(coords, dtype):
     return shape, [np.ascontiguousarray(a, dtype=dtype).reshape(-1) for a in arrays]
 
 
-class Field(_perlin._Field):
+class Field:
     """A noise field: a base noise and a fractal over it.
 
     Field(**options): every option of the option table (perlin.options(), docs/options.md),
@@ -70,13 +70,38 @@ class Field(_perlin._Field):
     or a sequence of 1 to 4 integers, in lattice cells. warp: "basic", "progressive" or
     "independent" samples the field at points displaced by noise (docs/warp.md); the amplitude
     is in cells of the first octave and the warp frequency relative to `frequency`.
+
+    The C++ field is held, not inherited: a Field made without __init__ (Field.__new__(Field))
+    raises TypeError when used, instead of touching an object that was never built.
     """
+
+    __slots__ = ("_field",)
+
+    def __init__(self, **options):
+        self._field = _perlin._Field(**options)
+
+    @property
+    def _core(self):
+        try:
+            return self._field
+        except AttributeError:
+            raise TypeError("perlin.Field was not initialised: make one with perlin.Field(...) or "
+                            "perlin.Field.from_recipe(...)") from None
+
+    @property
+    def recipe(self):
+        """The field's recipe: one line that names it completely (docs/recipes.md)."""
+        return self._core.recipe
+
+    @property
+    def _kwargs(self):
+        return self._core._kwargs
 
     def __call__(self, *coords, threads=0):
         """The field at points: scalars give a float, arrays broadcast to a float64 array.
         The exact double path: the same doubles as `perlin eval`."""
         shape, flat = _coordinates(coords, np.float64)
-        values = self._eval(flat, False, _threads(threads))
+        values = self._core._eval(flat, False, _threads(threads))
         if shape == ():
             return float(values[0])
         return values.reshape(shape)
@@ -85,7 +110,7 @@ class Field(_perlin._Field):
         """(value, gradient): the field and its analytic derivatives; the gradient has a last
         axis of D = the number of coordinates."""
         shape, flat = _coordinates(coords, np.float64)
-        values, grad = self._eval(flat, True, 0)
+        values, grad = self._core._eval(flat, True, 0)
         d = len(coords)
         if shape == ():
             return float(values[0]), grad.reshape(d)
@@ -108,7 +133,7 @@ class Field(_perlin._Field):
                   and out.flags.c_contiguous and out.flags.writeable):
             raise ValueError(f"out: must be a writeable contiguous {dt} array of shape ({n},)")
         if n:
-            (self._points32 if dt == np.float32 else self._points64)(axes, out, _threads(threads), bool(strict))
+            (self._core._points32 if dt == np.float32 else self._core._points64)(axes, out, _threads(threads), bool(strict))
         return out
 
     def grid(self, shape, origin=None, step=None, first=None, dtype=np.float32, threads=0,
@@ -131,7 +156,7 @@ class Field(_perlin._Field):
         elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == shape
                   and out.flags.c_contiguous and out.flags.writeable):
             raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {shape}")
-        (self._grid32 if dt == np.float32 else self._grid64)(g, out, _threads(threads), bool(strict))
+        (self._core._grid32 if dt == np.float32 else self._core._grid64)(g, out, _threads(threads), bool(strict))
         return out
 
     def _grid_with_gradient(self, shape, origin, step, first, dtype, threads, strict, out):
@@ -143,7 +168,7 @@ class Field(_perlin._Field):
         if dt == np.float32:
             values = np.empty(shape, dtype=np.float32)
             planar = np.empty((d,) + shape, dtype=np.float32)  # the C++ layout: one array per axis
-            self._grid_deriv32(g, values, planar, _threads(threads), bool(strict))
+            self._core._grid_deriv32(g, values, planar, _threads(threads), bool(strict))
             return values, np.moveaxis(planar, 0, -1)
         # float64: the exact path at grid::coordinate's coordinates, origin + (first + i) * step
         axes = []
@@ -157,7 +182,7 @@ class Field(_perlin._Field):
 
     def range(self, dims):
         """Documented bounds (lo, hi) of the field for points of `dims` coordinates."""
-        return self._range(dims)
+        return self._core._range(dims)
 
     @classmethod
     def from_recipe(cls, text):

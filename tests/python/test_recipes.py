@@ -117,3 +117,28 @@ def test_grid_shapes_and_steps_are_checked_as_every_front_checks_them():
         f.grid((10, 5), step=0)
     with pytest.raises(ValueError, match="beyond 2\\^52"):
         f.grid((10, 5), origin=(1e300, 0))
+
+
+def test_half_made_fields_and_bad_thread_counts_fail_cleanly():
+    f = perlin.Field.__new__(perlin.Field)
+    for use in (repr, lambda g: g(0.5), pickle.dumps, lambda g: g.recipe):
+        with pytest.raises(TypeError, match="was not initialised"):
+            use(f)
+    for t in (-1, 2**32, -2**40, True):
+        with pytest.raises(ValueError, match="threads: must be 0"):
+            perlin.Field().grid((4, 4), threads=t)
+    with pytest.raises(ValueError, match="threads: must be 0"):
+        perlin.render(threads=-1, size=(4, 4))
+
+
+def test_dask_shapes_and_chunks_are_checked_when_the_graph_is_built():
+    pd = pytest.importorskip("perlin.dask")
+    f = perlin.Field()
+    with pytest.raises(ValueError, match="chunks: every chunk needs at least 1 sample"):
+        pd.grid(f, (10, 5), chunks=((5, 0, 5), (5,)))
+    with pytest.raises(ValueError, match="shape: must be 1 to 4 integers >= 1"):
+        pd.grid(f, (0, 5))
+    with pytest.raises(ValueError, match="beyond 2\\^52"):
+        pd.grid(f, (10, 10), origin=(1e300, 0))
+    with pytest.raises(TypeError, match="was not initialised"):
+        pd.grid(perlin.Field.__new__(perlin.Field), (4, 4))
