@@ -47,9 +47,17 @@ end
 local field = {}
 field.__index = field
 
-function field:eval(...) return eval_at(self.handle, ...) end
+local function checked(self)
+  if type(self) ~= "table" or getmetatable(self) ~= field or self.handle == nil then
+    error("perlin: call f:eval(...) (with a colon) on a field made by perlin.new", 3)
+  end
+  return self.handle
+end
+
+function field:eval(...) return eval_at(checked(self), ...) end
 
 function field:grid(w, h, o)
+  checked(self)
   o = o or {}
   local n = w * h
   local out = o.out
@@ -70,14 +78,17 @@ function field:grid(w, h, o)
   return out
 end
 
+-- A value as the option table's text: integral numbers below 2^64 exactly (a seed of 2^60 is a
+-- double that %.0f writes digit for digit), other numbers with 17 digits (the same double).
 local function text(v)
   if type(v) == "boolean" then return v and "1" or "0" end
   if type(v) == "number" then
-    if v == math.floor(v) and math.abs(v) < 2^53 then return string.format("%d", v) end
+    if v == math.floor(v) and math.abs(v) < 2^64 then return string.format("%.0f", v) end
     return string.format("%.17g", v)
   end
   return tostring(v)
 end
+
 
 local perlin = { version = ffi.string(C.perlin_version()) }
 
@@ -87,6 +98,7 @@ function perlin.noise(...) return eval_at(default, ...) end
 local value_out, gradient_out = ffi.new("double[1]"), ffi.new("double[4]")
 
 function field:gradient(...)
+  checked(self)
   local n = select("#", ...)
   if n < 1 or n > 4 then error("point: must have 1 to 4 coordinates, got " .. n, 2) end
   for k = 1, n do point[k - 1] = select(k, ...) end
@@ -99,6 +111,7 @@ end
 
 -- f:points(xs [, ys [, zs [, ws]]]): one Lua table per axis -> a table of values (exact path).
 function field:points(...)
+  checked(self)
   local tables = { ... }
   local dims = #tables
   if dims < 1 or dims > 4 then error("points: give 1 to 4 tables of coordinates, got " .. dims, 2) end
@@ -120,6 +133,7 @@ function field:points(...)
 end
 
 function field:recipe()
+  checked(self)
   local n = C.perlin_field_recipe(self.handle, nil, 0)
   local buf = ffi.new("char[?]", n + 1)
   C.perlin_field_recipe(self.handle, buf, n + 1)

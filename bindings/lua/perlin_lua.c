@@ -16,6 +16,7 @@
  * Fields are freed by __gc (Lua 5.4 runs it for full userdata). */
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,8 +79,14 @@ static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
   switch (lua_type(L, idx)) {
     case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? "1" : "0";
     case LUA_TNUMBER:
-      if (lua_isinteger(L, idx)) snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
-      else snprintf(buf, size, "%.17g", (double)lua_tonumber(L, idx));
+      if (lua_isinteger(L, idx)) {
+        snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
+      } else {
+        /* An integral float below 2^64 (a seed of 2^60 written 2^60) exactly, digit for digit. */
+        const double v = (double)lua_tonumber(L, idx);
+        if (v == floor(v) && fabs(v) < 18446744073709551616.0) snprintf(buf, size, "%.0f", v);
+        else snprintf(buf, size, "%.17g", v);
+      }
       return buf;
     case LUA_TSTRING: return lua_tostring(L, idx);
     default: return NULL;

@@ -87,7 +87,10 @@ check(cases >= 120, "120 golden recipes")
 ok, err = pcall(perlin.from_recipe, "perlin=1&octave=3")
 check(not ok and tostring(err):find("did you mean 'octaves'", 1, true), tostring(err))
 check(perlin.new{fractal = "fbm", octaves = 8}:recipe() == "perlin=1&fractal=fbm&octaves=8", "recipe of new")
--- Seeds above 2^53 are exact as Lua integers (5.4) or strings.
+-- Seeds above 2^53 are exact as numbers (2^60 is a double) and as strings.
+check(perlin.new{seed = 2^60}:recipe() == "perlin=1&seed=1152921504606846976", "seed 2^60 as a number")
+ok, err = pcall(function() return f.eval({}, 1) end)
+check(not ok, "f.eval({}, 1) is refused: " .. tostring(err))
 check(perlin.new{seed = "1152921504606846976"}:recipe() == "perlin=1&seed=1152921504606846976", "seed 2^60 as a string")
 collectgarbage()
 if failures == 0 then print(arg[1] .. ": ok") end
