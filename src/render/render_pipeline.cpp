@@ -18,8 +18,8 @@ namespace {
 /// Frames are evaluated in bands of about 2^20 samples (so that the progress bar moves, and a
 /// band's values are still in cache when they are mapped to pixels): whole lines (rows, or
 /// slices of a volume) of `line_size` samples each.
-std::size_t band_lines(std::size_t line_size) {
-  return std::max<std::size_t>(1, (std::size_t{1} << 20) / line_size);
+std::size_t band_lines(const render_plan& r, std::size_t line_size) {
+  return std::max<std::size_t>(1, r.band_samples / line_size);
 }
 
 /// Lines [line, line + count) of `g` along `axis`; `first` keeps their coordinates those of g.
@@ -115,7 +115,7 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
   const std::size_t axis = r.depth > 0 ? 2 : 1;  // banded along y, or z for a volume
   const std::size_t lines = g.count[axis];
   const std::size_t line_size = n / lines;
-  const std::size_t band = band_lines(line_size);
+  const std::size_t band = band_lines(r, line_size);
   std::vector<float> band_gradient;
   for (std::size_t line = 0; line < lines; line += band) {
     const perlin::grid part = band_of(g, axis, line, std::min(band, lines - line));
@@ -170,7 +170,7 @@ frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame
     return to_pixels(r, v);
   }
   const perlin::grid g = r.frame_grid(frame);
-  const std::size_t band = band_lines(r.width);
+  const std::size_t band = band_lines(r, r.width);
   frame_buffer<std::uint8_t> pixels(r.samples() * pixel_bytes(r));
   frame_buffer<float> values;
   std::vector<float> gradient;

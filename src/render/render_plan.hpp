@@ -119,6 +119,9 @@ struct render_plan {
   int compression = 1;             // PNG zlib level
   bool animated = false;           // the frames go into one animated PNG (APNG) at `output`
   unsigned fps = 24;
+  /// Samples per band: a frame is evaluated (and the progress callback called) band by band.
+  /// The server makes them small, so that its time budget is checked often.
+  std::size_t band_samples = std::size_t{1} << 20;
   /// Options that were given but change nothing here (printed as warnings by the CLI).
   std::vector<std::string> warnings;
 

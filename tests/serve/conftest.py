@@ -6,8 +6,8 @@ import subprocess
 import pytest
 
 
-def start_server(exe):
-    proc = subprocess.Popen([exe, "serve", "--port", "0"], stdout=subprocess.PIPE,
+def start_server(exe, *args):
+    proc = subprocess.Popen([exe, "serve", "--port", "0", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("perlin serve: http://127.0.0.1:"), line

@@ -95,3 +95,17 @@ def test_one_server_per_port_and_a_clear_host_message(perlin_exe, server):
     assert second.returncode != 0 and "cannot listen" in second.stderr
     empty = subprocess.run([perlin_exe, "serve", "--host", ""], capture_output=True, text=True, timeout=10)
     assert empty.returncode == 2 and "--host: give an address" in empty.stderr
+
+
+def test_a_costly_render_gives_its_slot_back_within_the_time_budget(perlin_exe):
+    proc, url = start_server(perlin_exe, "--time-budget", "1")
+    try:
+        costly = "/stats.json?size=1024x1024&fractal=fbm&octaves=32&warp=independent&warp-octaves=32&origin=0,0,0.5,0.5"
+        start = time.monotonic()
+        status, body = request(url, costly)
+        assert status == 503 and "took longer than 1 s" in json.loads(body)["error"]
+        assert time.monotonic() - start < 4
+        assert request(url, "/render.png?size=8x8")[0] == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -43,6 +43,7 @@ struct serve_options {
   int port = 8080;
   std::string host = "127.0.0.1";
   bool open = false;
+  double time_budget = 10;
 };
 
 /// Previews larger than this need download=1 (an export, checked against the CLI's own limits).
@@ -267,6 +268,10 @@ std::string python_of(const query& q) {
   return "import perlin\n\npixels = perlin.render(\"" + preset + "\"" + args + ")\n";
 }
 
+/// The time budget of one render (--time-budget): previews get it, exports (download=1) six times
+/// as much.
+std::atomic<double> g_budget_seconds{10};
+
 /// Resolves and renders the query's picture (one frame), counting its time.
 /// One of the 2 render slots, held while a picture is evaluated, mapped and encoded (every copy
 /// of its data is made inside the slot).
@@ -308,7 +313,19 @@ rendered render_query(const query& q) {
   }
   out.slot = std::make_unique<render_slot>();
   const auto start = std::chrono::steady_clock::now();
-  render_frame(out.plan, 0, out.values);
+  // A time budget per render, checked between bands of 65,536 samples: a costly request gives
+  // its slot back instead of holding it for minutes.
+  const double budget = g_budget_seconds.load() * (q.download ? 6 : 1);
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(budget));
+  out.plan.band_samples = std::size_t{1} << 16;
+  render_frame(out.plan, 0, out.values, [&](double done) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw http_error(503, "the render took longer than " + perlin::detail::number_text(budget) +
+                                " s (" + std::to_string(static_cast<int>(done * 100)) +
+                                "% done); use perlin render for costly fields, or a smaller size");
+    }
+  });
   apply_formula(out.plan, out.values);
   out.ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -597,6 +614,9 @@ int run_serve(const serve_options& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  if (!(o.time_budget > 0) || !(o.time_budget <= 86400))
+    throw usage_error("--time-budget: must be > 0 and at most 86400");
+  g_budget_seconds = o.time_budget;
   if (o.host.empty()) {
     throw usage_error(
         "--host: give an address to listen on (127.0.0.1, ::1, or 0.0.0.0 for every interface)");
@@ -661,6 +681,10 @@ void add_serve_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--host", opts->host, "Address to listen on (not loopback: reachable by others)")
       ->capture_default_str();
   cmd->add_flag("--open", opts->open, "Open the page in the browser");
+  cmd->add_option(
+         "--time-budget", opts->time_budget,
+         "Seconds one preview may render (exports: 6 times as long); past it the request gets 503")
+      ->capture_default_str();
   cmd->callback([opts, &run] { run = [opts] { return run_serve(*opts); }; });
 }
 
