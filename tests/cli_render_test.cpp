@@ -229,7 +229,7 @@ TEST(CliRender, OutputNamesStandardOutputAndVersion) {
   EXPECT_EQ(perlin::read_png(d.path / "A.PNG").width, 8u);
   std::string fallback = run_perlin("targets").out;  // the last line: SCALAR or EMU128
   fallback = fallback.substr(fallback.rfind('\n', fallback.size() - 2) + 1);
-  fallback = fallback.substr(0, fallback.find_first_of(" \n"));
+  fallback = fallback.substr(0, fallback.find_first_of(" :\n"));
   for (auto& ch : fallback) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   EXPECT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 8x8 --simd " + fallback).status, 0)
       << fallback;
@@ -416,7 +416,7 @@ TEST(CliRender, StrictAndSimdGiveTheSameBitsOnEveryTarget) {
   std::vector<std::string> names;
   std::istringstream lines(targets.out);
   for (std::string line; std::getline(lines, line);) {
-    if (line.find("not used") == std::string::npos) names.push_back(line.substr(0, line.find(' ')));
+    if (line.find("not used") == std::string::npos) names.push_back(line.substr(0, line.find_first_of(" :")));
   }
   ASSERT_FALSE(names.empty());
   std::string first;
@@ -518,10 +518,11 @@ TEST(CliRender, FilesGetTheModeOfTheUmaskOrOfTheFileTheyReplace) {
 TEST(CliTargets, ListsTheActiveTarget) {
   const auto r = run_perlin("targets");
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find(" *\n"), std::string::npos) << r.out;
-  // The portable fallback is always there, last: SCALAR or EMU128 depending on the compiler.
-  EXPECT_TRUE(r.out.ends_with("SCALAR\n") || r.out.ends_with("EMU128\n") ||
-              r.out.ends_with("SCALAR *\n") || r.out.ends_with("EMU128 *\n"))
+  EXPECT_NE(r.out.find(" *: self-check passed\n"), std::string::npos) << r.out;
+  // The portable fallback is always there, last: SCALAR or EMU128 depending on the compiler;
+  // every line says its self-check's result.
+  EXPECT_TRUE(r.out.ends_with("SCALAR: self-check passed\n") || r.out.ends_with("EMU128: self-check passed\n") ||
+              r.out.ends_with("SCALAR *: self-check passed\n") || r.out.ends_with("EMU128 *: self-check passed\n"))
       << r.out;
 }
 

@@ -172,7 +172,7 @@ namespace PerlinNoise
         }
 
         /// <summary>sum over i &lt; octaves of persistence^i * noise(2^i x, 2^i y, 2^i z): Ken Perlin's
-        /// octave loop (and seed 000's), bit for bit, not normalised.</summary>
+        /// octave loop (the usual OctavePerlin), bit for bit, not normalised.</summary>
         public double OctavePerlin(double x, double y, double z, int octaves, double persistence)
         {
             lock (octaveLock)

@@ -16,7 +16,7 @@ void add_targets_command(CLI::App& app, std::function<int()>& run) {
       const std::string active = perlin::active_target();
       for (const auto& t : perlin::target_report()) {
         if (t.passed) {
-          std::printf("%s%s\n", t.name.c_str(), t.name == active ? " *" : "");
+          std::printf("%s%s: self-check passed\n", t.name.c_str(), t.name == active ? " *" : "");
         } else {
           std::printf("%s (not used: failed its self-check: %s)\n", t.name.c_str(), t.failure.c_str());
         }
