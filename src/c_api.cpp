@@ -21,6 +21,7 @@
 struct perlin_field {
   perlin::field_spec spec;
   perlin::field field;
+  std::vector<std::string> given;  // the options set, for the unused-option warnings
 };
 
 namespace {
@@ -164,9 +165,29 @@ perlin_field* perlin_field_from_recipe(const char* text) {
   const int rc = guarded([&] {
     perlin::field_spec spec = perlin::spec_from_recipe(text);
     perlin::field f = perlin::make_field(spec);
-    out = new perlin_field{std::move(spec), std::move(f)};
+    out = new perlin_field{std::move(spec), std::move(f), {}};
   });
   return rc == PERLIN_OK ? out : nullptr;
+}
+
+size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size) {
+  if (field == nullptr) {
+    fail(PERLIN_E_NULL, "field must not be null");
+    return 0;
+  }
+  std::string text;
+  if (guarded([&] {
+        for (const auto& w : perlin::unused_options(field->spec, field->given, ""))
+          text += w + "\n";
+      }) != PERLIN_OK) {
+    return 0;
+  }
+  if (buf != nullptr && size > 0) {
+    const std::size_t n = std::min(size - 1, text.size());
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+  }
+  return text.size();
 }
 
 size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
@@ -222,6 +243,7 @@ int perlin_field_set(perlin_field* field, const char* option, const char* value)
     perlin::field built = perlin::make_field(spec);  // checks the whole spec
     field->spec = std::move(spec);
     field->field = std::move(built);
+    field->given.emplace_back(perlin::option(option).name);
   });
 }
 

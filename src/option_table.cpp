@@ -507,7 +507,11 @@ std::string to_recipe(const field_spec& spec) {
   for (const auto& o : rows()) {
     const std::string v = o.get(spec);
     if (v == o.get(defaults)) continue;
-    out += "&" + std::string(o.name) + "=" + recipe_escape(v);
+    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "&" + name + ...
+    out += '&';
+    out += o.name;
+    out += '=';
+    out += recipe_escape(v);
   }
   return out;
 }

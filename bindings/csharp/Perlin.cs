@@ -70,6 +70,9 @@ namespace PerlinNoise
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern UIntPtr perlin_field_recipe(FieldHandle field, byte[] buf, UIntPtr size);
 
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern UIntPtr perlin_field_warnings(FieldHandle field, byte[] buf, UIntPtr size);
+
         internal static string LastError() => Marshal.PtrToStringAnsi(perlin_last_error()) ?? "";
 
         internal static void Check(int code)
@@ -112,6 +115,20 @@ namespace PerlinNoise
         {
             if (recipe == null) throw new ArgumentNullException(nameof(recipe));
             return new Perlin(Native.perlin_field_from_recipe(recipe));
+        }
+
+        /// <summary>The options set that change nothing with the others, as the CLI warns of them
+        /// ("octaves has no effect without --fractal (the fractal is none)").</summary>
+        public string[] Warnings
+        {
+            get
+            {
+                ulong n = (ulong)Native.perlin_field_warnings(field, null, UIntPtr.Zero);
+                var buf = new byte[n + 1];
+                Native.perlin_field_warnings(field, buf, (UIntPtr)(n + 1));
+                return System.Text.Encoding.ASCII.GetString(buf, 0, (int)n)
+                    .Split(new[] { '\n' }, StringSplitOptions.RemoveEmptyEntries);
+            }
         }
 
         /// <summary>The field's recipe: one line that names it completely.</summary>

@@ -21,6 +21,7 @@ int perlin_eval_points_double(const perlin_field* field, int dims, const double*
                               double* out, int threads);
 perlin_field* perlin_field_from_recipe(const char* text);
 size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
+size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size);
 int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
                      const double* step, float* out, size_t out_len, int threads);
 ]]
@@ -130,6 +131,16 @@ function field:points(...)
   local values = {}
   for i = 1, n do values[i] = out[i - 1] end
   return values
+end
+
+function field:warnings()
+  local h = checked(self)
+  local n = C.perlin_field_warnings(h, nil, 0)
+  local buf = ffi.new("char[?]", n + 1)
+  C.perlin_field_warnings(h, buf, n + 1)
+  local out = {}
+  for line in ffi.string(buf, n):gmatch("[^\n]+") do out[#out + 1] = line end
+  return out
 end
 
 function field:recipe()

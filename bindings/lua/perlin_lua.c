@@ -61,6 +61,26 @@ static int l_from_recipe(lua_State* L) {
   return 1;
 }
 
+/* f:warnings() -> a table of the CLI's warnings for options set that change nothing. */
+static int l_warnings(lua_State* L) {
+  perlin_field* f = *check_field(L);
+  size_t n = perlin_field_warnings(f, NULL, 0), i, start = 0;
+  char* text = (char*)malloc(n + 1);
+  int k = 0;
+  if (text == NULL) return luaL_error(L, "out of memory");
+  perlin_field_warnings(f, text, n + 1);
+  lua_newtable(L);
+  for (i = 0; i < n; ++i) {
+    if (text[i] == '\n') {
+      lua_pushlstring(L, text + start, i - start);
+      lua_rawseti(L, -2, ++k);
+      start = i + 1;
+    }
+  }
+  free(text);
+  return 1;
+}
+
 static int l_recipe(lua_State* L) {
   perlin_field* f = *check_field(L);
   size_t n = perlin_field_recipe(f, NULL, 0);
@@ -245,7 +265,8 @@ static int l_gc(lua_State* L) {
 
 int luaopen_perlin(lua_State* L) {
   static const luaL_Reg methods[] = {{"eval", l_eval},     {"grid", l_grid},     {"gradient", l_gradient},
-                                        {"points", l_points}, {"recipe", l_recipe}, {NULL, NULL}};
+                                        {"points", l_points}, {"recipe", l_recipe}, {"warnings", l_warnings},
+                                        {NULL, NULL}};
   static const luaL_Reg functions[] = {{"new", l_new}, {"from_recipe", l_from_recipe}, {NULL, NULL}};
   luaL_newmetatable(L, FIELD);
   lua_pushcfunction(L, l_gc);

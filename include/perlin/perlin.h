@@ -96,6 +96,11 @@ PERLIN_API perlin_field* perlin_field_from_recipe(const char* text);
  * (when buf is not NULL and size > 0) and returns the recipe's length; 0 for a NULL field. */
 PERLIN_API size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 
+/* The warnings of the options set so far that change nothing with the others ("octaves has no
+ * effect without --fractal (the fractal is none)"), one a line, the CLI's and Python's text;
+ * snprintf-style like perlin_field_recipe ("" when there are none). */
+PERLIN_API size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size);
+
 /* The field at a point of `dims` (1 to 4) coordinates: the exact double path, bit for bit the C++
  * library and `perlin eval`. NaN (and perlin_last_error set) for a null pointer or bad dims. */
 PERLIN_API double perlin_field_eval(const perlin_field* field, int dims, const double* coords);

@@ -174,7 +174,10 @@ std::string recipe_of(const perlin::field_spec& spec, const render_options& o) {
   std::string out = perlin::to_recipe(spec);
   for (const auto& [name, value] : render_setting_pairs(o)) {
     if (name == "preset" && value == "plain") continue;
-    out += "&" + name + "=" + perlin::recipe_escape(value);
+    out += '&';
+    out += name;
+    out += '=';
+    out += perlin::recipe_escape(value);
   }
   return out;
 }

@@ -203,6 +203,16 @@ int main(int argc, char** argv) {
     CHECK(strstr(perlin_last_error(), "unknown version") != NULL);
     CHECK(perlin_field_from_recipe(NULL) == NULL);
   }
+  {
+    char w[256];
+    perlin_field* u = perlin_field_new();
+    CHECK(perlin_field_set(u, "octaves", "3") == PERLIN_OK);
+    CHECK(perlin_field_warnings(u, w, sizeof w) > 0);
+    CHECK(strcmp(w, "octaves has no effect without --fractal (the fractal is none)\n") == 0);
+    CHECK(perlin_field_set(u, "fractal", "fbm") == PERLIN_OK);
+    CHECK(perlin_field_warnings(u, w, sizeof w) == 0 && w[0] == '\0');
+    perlin_field_free(u);
+  }
   if (argc > 2) check_recipes(argv[2]);
 
   perlin_field_free(g);

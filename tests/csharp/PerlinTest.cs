@@ -104,6 +104,13 @@ public static class PerlinTest
             catch (PerlinException e) { Check(e.Message.StartsWith("gradient:"), e.Message); }
         }
 
+        using (var p = new Perlin().Set("octaves", "3"))
+        {
+            var w = p.Warnings;
+            Check(w.Length == 1 && w[0] == "octaves has no effect without --fractal (the fractal is none)",
+                  "warnings: " + string.Join("|", w));
+        }
+
         if (failures == 0) Console.WriteLine("csharp: ok");
         return failures == 0 ? 0 : 1;
     }

@@ -87,6 +87,10 @@ check(cases >= 120, "120 golden recipes")
 ok, err = pcall(perlin.from_recipe, "perlin=1&octave=3")
 check(not ok and tostring(err):find("did you mean 'octaves'", 1, true), tostring(err))
 check(perlin.new{fractal = "fbm", octaves = 8}:recipe() == "perlin=1&fractal=fbm&octaves=8", "recipe of new")
+-- Options that change nothing warn with the CLI's text.
+local w = perlin.new{octaves = 3}:warnings()
+check(#w == 1 and w[1] == "octaves has no effect without --fractal (the fractal is none)", tostring(w[1]))
+check(#perlin.new{fractal = "fbm", octaves = 3}:warnings() == 0, "no warnings")
 -- Seeds above 2^53 are exact as numbers (2^60 is a double) and as strings.
 check(perlin.new{seed = 2^60}:recipe() == "perlin=1&seed=1152921504606846976", "seed 2^60 as a number")
 ok, err = pcall(function() return f.eval({}, 1) end)
