@@ -165,3 +165,15 @@ def test_the_cpp_snippet_computes_the_pictures_values(server, tmp_path, query):
     assert status == 200
     header_len = 10 + int.from_bytes(npy[8:10], "little")
     assert values == npy[header_len:]
+
+
+def test_the_page_has_a_control_for_every_option_of_the_table(server, perlin_exe):
+    """Generated from the table: every field option (perlin options --json) is a page control."""
+    table = json.loads(subprocess.run([perlin_exe, "options", "--json"], check=True, capture_output=True,
+                                      text=True).stdout)
+    page = get(server, "/")[2].decode()
+    for o in table:
+        assert f'name="{o["name"]}"' in page, o["name"]
+    for name in ("preset", "size", "step", "scale", "origin", "offset", "colormap", "bits", "range", "invert",
+                 "stretch", "tileable", "recipe"):
+        assert f'name="{name}"' in page, name

@@ -32,6 +32,8 @@ void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) 
       help += " (default: the preset's)";
     } else if (!row.default_text().empty() && row.type != perlin::option_type::flag) {
       help += " (default " + row.default_text() + ")";
+    } else if (!row.unset.empty()) {
+      help += " (default: " + std::string(row.unset) + ")";
     }
     auto record = [&flags, name](std::string text) {
       auto& g = flags.given;
@@ -46,8 +48,14 @@ void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) 
     } else {
       const std::string flag =
           "--" + name + (row.alias.empty() ? "" : ",--" + std::string(row.alias));
+      const char* type = row.type == perlin::option_type::integer   ? "INT"
+                         : row.type == perlin::option_type::number  ? "NUMBER"
+                         : row.type == perlin::option_type::seed    ? "SEED"
+                         : row.type == perlin::option_type::periods ? "P[,P..]"
+                                                                    : "NAME";
       app.add_option_function<std::string>(
-          flag, [record](const std::string& v) { record(v); }, help);
+             flag, [record](const std::string& v) { record(v); }, help)
+          ->type_name(type);
     }
   }
   app.add_option("--recipe", flags.recipe,
