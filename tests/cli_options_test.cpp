@@ -168,3 +168,15 @@ TEST(CliOptions, OverflowingCoordinatesAreRefusedByOneRuleInEveryCommand) {
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(ok.out.find("nan"), std::string::npos) << ok.out;
 }
+
+TEST(CliOptions, TheMemoryLimitCountsEveryCopy) {
+  // 23200^2 samples: 2.1 GB of values and 2.1 GB of .npy bytes exceed 4 GiB together (the values
+  // alone did not), refused before anything is allocated.
+  perlin_test::temp_dir d;
+  const auto npy = run_perlin("render -q --size 23200x23200 -o " + q((d.path / "big.npy").string()));
+  EXPECT_EQ(npy.status, 2);
+  EXPECT_NE(npy.err.find("over the limit of 4294967296 bytes"), std::string::npos) << npy.err;
+  const auto exr = run_perlin("render -q --size 12000x12000 --colormap heat -o " + q((d.path / "big.exr").string()));
+  EXPECT_EQ(exr.status, 2);
+  EXPECT_EQ(perlin_test::count_files(d.path), 0u);
+}

@@ -293,9 +293,24 @@ void resolve_range(const render_options& o, render_plan& r) {
 
 /// The buffers of one frame must fit in k_memory_limit: the values, the gradient of a relief
 /// (dims floats a sample), the pixels and the encoded PNG (noise barely compresses).
-void check_memory(const render_plan& r) {
+/// Bytes a sample needs at the peak of a frame, every copy counted: the float values, a relief's
+/// gradient, the pixels, and the encoded file (noise barely compresses), plus the format's own
+/// intermediate copies (16-bit samples copied out of the pixels, colours widened to float).
+std::uint64_t bytes_per_sample(const render_plan& r) {
   const std::uint64_t pixel_bytes = r.png ? (r.cmap ? 3 : static_cast<std::uint64_t>(r.bits / 8)) : 0;
-  const std::uint64_t per_sample = 4 + (r.shaded ? 4 * r.dims : 0) + 2 * pixel_bytes;
+  const std::uint64_t values = 4 + (r.shaded ? 4 * r.dims : 0);
+  switch (r.format) {
+    case file_format::png: return values + 2 * pixel_bytes;
+    case file_format::npy: return values + 4;  // the .npy copy of the values
+    case file_format::raw16: return values + 3 * pixel_bytes;  // pixels, 16-bit samples, the file
+    case file_format::tiff: return r.png ? values + 3 * pixel_bytes : values + 4;
+    case file_format::exr: return r.cmap != nullptr ? values + 3 + 2 * 12 : values + 4;  // RGB as floats, the file
+  }
+  return values + 8;
+}
+
+void check_memory(const render_plan& r) {
+  const std::uint64_t per_sample = bytes_per_sample(r);
   auto bytes = mul(r.width, r.height);
   if (bytes) bytes = mul(*bytes, std::max<std::uint64_t>(1, r.depth));
   if (bytes) bytes = mul(*bytes, per_sample);
