@@ -128,23 +128,26 @@ void grid_bulk(benchmark::State& state, const workload& w, unsigned threads) {
 void register_grid(const std::string& name, const workload& w) {
   const bool fbm = w.octaves > 1;
   const bool three = w.nz > 1;
-  benchmark::RegisterBenchmark((name + "/perlin_scalar").c_str(), [w, fbm, three](benchmark::State& s) {
-    const perlin::improved_noise n;
-    perlin::fractal fr;
-    fr.set_kind(perlin::fractal_kind::fbm).set_octaves(w.octaves);
-    if (fbm) {
-      grid_loop(s, w, [&](float x, float y, float) { return static_cast<float>(fr.eval2d(n, x, y)); });
-    } else if (three) {
-      grid_loop(s, w, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
-    } else {
-      grid_loop(s, w, [&](float x, float y, float) { return n.noise2d(x, y); });
-    }
-  });
+  benchmark::RegisterBenchmark(
+      (name + "/perlin_scalar").c_str(), [w, fbm, three](benchmark::State& s) {
+        const perlin::improved_noise n;
+        perlin::fractal fr;
+        fr.set_kind(perlin::fractal_kind::fbm).set_octaves(w.octaves);
+        if (fbm) {
+          grid_loop(s, w, [&](float x, float y, float) {
+            return static_cast<float>(fr.eval2d(n, x, y));
+          });
+        } else if (three) {
+          grid_loop(s, w, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
+        } else {
+          grid_loop(s, w, [&](float x, float y, float) { return n.noise2d(x, y); });
+        }
+      });
   benchmark::RegisterBenchmark((name + "/perlin").c_str(),
                                [w](benchmark::State& s) { grid_bulk(s, w, 1); });
-  benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(),
-                               [w](benchmark::State& s) { grid_bulk(s, w, 0); })
-      ->UseRealTime();
+  benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [w](benchmark::State& s) {
+    grid_bulk(s, w, 0);
+  })->UseRealTime();
   benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
     if (fbm) {
       grid_loop(s, w, [&](float x, float y, float) {
@@ -200,8 +203,9 @@ void register_points() {
     points_loop(s, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
   });
   benchmark::RegisterBenchmark("points3d/perlin", [](benchmark::State& s) { points_bulk(s, 1); });
-  benchmark::RegisterBenchmark("points3d/perlin_mt", [](benchmark::State& s) { points_bulk(s, 0); })
-      ->UseRealTime();
+  benchmark::RegisterBenchmark("points3d/perlin_mt", [](benchmark::State& s) {
+    points_bulk(s, 0);
+  })->UseRealTime();
   benchmark::RegisterBenchmark("points3d/stb_perlin", [](benchmark::State& s) {
     points_loop(s, [](float x, float y, float z) { return stb_noise3(x, y, z); });
   });
@@ -238,7 +242,8 @@ void register_scalar_era() {
     for (auto _ : s) {
       for (std::size_t j = 0; j < n2; ++j) {
         for (std::size_t i = 0; i < n2; ++i) {
-          const auto d = n.noise2d_deriv(static_cast<float>(i) * float(step2), static_cast<float>(j) * float(step2));
+          const auto d = n.noise2d_deriv(static_cast<float>(i) * float(step2),
+                                         static_cast<float>(j) * float(step2));
           const std::size_t at = j * n2 + i;
           out[at] = d.value;
           out[n2 * n2 + at] = d.gradient[0];
@@ -250,17 +255,18 @@ void register_scalar_era() {
     finish(s, n2 * n2, out);
   });
   for (const unsigned threads : {1u, 0u}) {
-    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid2d_deriv/perlin" : "grid2d_deriv/perlin_mt",
-                                           [threads](benchmark::State& s) {
-      const perlin::field f;
-      const perlin::grid g = cube(2, n2, step2);
-      std::vector<float> out(g.size()), grad(2 * g.size());
-      for (auto _ : s) {
-        perlin::fill_grid_deriv(f, g, out, grad, {.threads = threads});
-        benchmark::DoNotOptimize(grad.data());
-      }
-      finish(s, g.size(), out);
-    });
+    auto* b = benchmark::RegisterBenchmark(
+        threads == 1 ? "grid2d_deriv/perlin" : "grid2d_deriv/perlin_mt",
+        [threads](benchmark::State& s) {
+          const perlin::field f;
+          const perlin::grid g = cube(2, n2, step2);
+          std::vector<float> out(g.size()), grad(2 * g.size());
+          for (auto _ : s) {
+            perlin::fill_grid_deriv(f, g, out, grad, {.threads = threads});
+            benchmark::DoNotOptimize(grad.data());
+          }
+          finish(s, g.size(), out);
+        });
     if (threads == 0) b->UseRealTime();
   }
   // grid4d: improved noise on a 32^4 grid, x fastest.
@@ -272,7 +278,8 @@ void register_scalar_era() {
       for (std::size_t l = 0; l < n4; ++l)
         for (std::size_t k = 0; k < n4; ++k)
           for (std::size_t j = 0; j < n4; ++j)
-            for (std::size_t i = 0; i < n4; ++i) out[at++] = noise(float(i) * st, float(j) * st, float(k) * st, float(l) * st);
+            for (std::size_t i = 0; i < n4; ++i)
+              out[at++] = noise(float(i) * st, float(j) * st, float(k) * st, float(l) * st);
       benchmark::DoNotOptimize(out.data());
     }
     finish(s, out.size(), out);
@@ -281,18 +288,20 @@ void register_scalar_era() {
     const perlin::improved_noise n;
     grid4_loop(s, [&](float x, float y, float z, float w) { return n.noise4d(x, y, z, w); });
   });
-  benchmark::RegisterBenchmark("grid4d/glm", [grid4_loop](benchmark::State& s) { grid4_loop(s, glm_noise4); });
+  benchmark::RegisterBenchmark("grid4d/glm",
+                               [grid4_loop](benchmark::State& s) { grid4_loop(s, glm_noise4); });
   for (const unsigned threads : {1u, 0u}) {
-    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid4d/perlin" : "grid4d/perlin_mt", [threads](benchmark::State& s) {
-      const perlin::field f;
-      const perlin::grid g = cube(4, n4, step4);
-      std::vector<float> out(g.size());
-      for (auto _ : s) {
-        perlin::fill_grid(f, g, out, {.threads = threads});
-        benchmark::DoNotOptimize(out.data());
-      }
-      finish(s, g.size(), out);
-    });
+    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid4d/perlin" : "grid4d/perlin_mt",
+                                           [threads](benchmark::State& s) {
+                                             const perlin::field f;
+                                             const perlin::grid g = cube(4, n4, step4);
+                                             std::vector<float> out(g.size());
+                                             for (auto _ : s) {
+                                               perlin::fill_grid(f, g, out, {.threads = threads});
+                                               benchmark::DoNotOptimize(out.data());
+                                             }
+                                             finish(s, g.size(), out);
+                                           });
     if (threads == 0) b->UseRealTime();
   }
   // grid2d_double: improved noise in double precision over a 1024x1024 map.
@@ -301,33 +310,39 @@ void register_scalar_era() {
     std::vector<double> out(n2 * n2);
     for (auto _ : s) {
       for (std::size_t j = 0; j < n2; ++j)
-        for (std::size_t i = 0; i < n2; ++i) out[j * n2 + i] = n.noise2d(double(i) * step2, double(j) * step2);
+        for (std::size_t i = 0; i < n2; ++i)
+          out[j * n2 + i] = n.noise2d(double(i) * step2, double(j) * step2);
       benchmark::DoNotOptimize(out.data());
     }
-    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
+    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) *
+                        static_cast<std::int64_t>(out.size()));
   });
   benchmark::RegisterBenchmark("grid2d_double/libnoise", [](benchmark::State& s) {
     const peers::libnoise_perlin m(1);
     std::vector<double> out(n2 * n2);
     for (auto _ : s) {
       for (std::size_t j = 0; j < n2; ++j)
-        for (std::size_t i = 0; i < n2; ++i) out[j * n2 + i] = m.get(double(i) * step2, double(j) * step2, 0);
+        for (std::size_t i = 0; i < n2; ++i)
+          out[j * n2 + i] = m.get(double(i) * step2, double(j) * step2, 0);
       benchmark::DoNotOptimize(out.data());
     }
-    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
+    s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) *
+                        static_cast<std::int64_t>(out.size()));
   });
   for (const unsigned threads : {1u, 0u}) {
-    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid2d_double/perlin" : "grid2d_double/perlin_mt",
-                                           [threads](benchmark::State& s) {
-      const perlin::field f;
-      const perlin::grid g = cube(2, n2, step2);
-      std::vector<double> out(g.size());
-      for (auto _ : s) {
-        perlin::fill_grid(f, g, std::span<double>(out), {.threads = threads});
-        benchmark::DoNotOptimize(out.data());
-      }
-      s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) * static_cast<std::int64_t>(out.size()));
-    });
+    auto* b = benchmark::RegisterBenchmark(
+        threads == 1 ? "grid2d_double/perlin" : "grid2d_double/perlin_mt",
+        [threads](benchmark::State& s) {
+          const perlin::field f;
+          const perlin::grid g = cube(2, n2, step2);
+          std::vector<double> out(g.size());
+          for (auto _ : s) {
+            perlin::fill_grid(f, g, std::span<double>(out), {.threads = threads});
+            benchmark::DoNotOptimize(out.data());
+          }
+          s.SetItemsProcessed(static_cast<std::int64_t>(s.iterations()) *
+                              static_cast<std::int64_t>(out.size()));
+        });
     if (threads == 0) b->UseRealTime();
   }
 }

@@ -30,8 +30,8 @@ constexpr table<warp_kind, 4> k_warp_kinds = {{{warp_kind::none, "none"},
                                                {warp_kind::basic, "basic"},
                                                {warp_kind::progressive, "progressive"},
                                                {warp_kind::independent, "independent"}}};
-constexpr table<noise_kind, 2> k_noise_kinds = {{{noise_kind::improved, "improved"},
-                                                 {noise_kind::value, "value"}}};
+constexpr table<noise_kind, 2> k_noise_kinds = {
+    {{noise_kind::improved, "improved"}, {noise_kind::value, "value"}}};
 
 template <class E, std::size_t N>
 std::string_view name_of(const table<E, N>& t, E e) noexcept {
@@ -68,7 +68,9 @@ std::string_view to_string(plane p) noexcept { return name_of(k_planes, p); }
 plane parse_plane(std::string_view name) { return parse(k_planes, name, "plane", "plane"); }
 std::vector<std::string> plane_names() { return names_of(k_planes); }
 std::string_view to_string(warp_kind k) noexcept { return name_of(k_warp_kinds, k); }
-warp_kind parse_warp_kind(std::string_view name) { return parse(k_warp_kinds, name, "warp", "kind"); }
+warp_kind parse_warp_kind(std::string_view name) {
+  return parse(k_warp_kinds, name, "warp", "kind");
+}
 std::vector<std::string> warp_kind_names() { return names_of(k_warp_kinds); }
 
 interpolation parse_interpolation(std::string_view name) {

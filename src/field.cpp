@@ -59,7 +59,8 @@ T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
   detail::displace<T>(warp_, warp_lattice_, base_, fractal_.frequency(), std::span<T>(x, d),
                       with_gradient ? std::span<T>(jac, d * d) : std::span<T>());
   T g[4];
-  const T v = fractal_at(std::span<const T>(x, d), with_gradient ? std::span<T>(g, d) : std::span<T>());
+  const T v =
+      fractal_at(std::span<const T>(x, d), with_gradient ? std::span<T>(g, d) : std::span<T>());
   if (with_gradient) {
     // d v / d q_c = sum_r (d v / d x_r) (d x_r / d q_c)
     for (std::size_t c = 0; c < d; ++c) {
@@ -76,12 +77,13 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
   // The commonest single call, one plain octave of improved noise in 2-D or 3-D on the aligned
   // plane, goes straight to the fractal's plain_octave (the operations, so the bits, of the
   // general route below, without its variant visit and dimension dispatch).
-  if (gradient.empty() && plane_ == perlin::plane::aligned && fractal_.kind() == fractal_kind::none &&
-      !warped() && (p.size() == 2 || p.size() == 3)) {
+  if (gradient.empty() && plane_ == perlin::plane::aligned &&
+      fractal_.kind() == fractal_kind::none && !warped() && (p.size() == 2 || p.size() == 3)) {
     if (const auto* n = std::get_if<improved_noise>(&base_)) {
-      return p.size() == 3
-                 ? detail::plain_octave<3, T>(fractal_, n->lattice(), detail::improved_base<3, T>{}, p.data())
-                 : detail::plain_octave<2, T>(fractal_, n->lattice(), detail::improved_base<2, T>{}, p.data());
+      return p.size() == 3 ? detail::plain_octave<3, T>(fractal_, n->lattice(),
+                                                        detail::improved_base<3, T>{}, p.data())
+                           : detail::plain_octave<2, T>(fractal_, n->lattice(),
+                                                        detail::improved_base<2, T>{}, p.data());
     }
   }
   const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };
@@ -97,7 +99,8 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
     detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
   }
   T g[4] = {0, 0, 0, 0};
-  const T v = plain(std::span<const T>(q, dims), gradient.empty() ? std::span<T>() : std::span<T>(g, dims));
+  const T v =
+      plain(std::span<const T>(q, dims), gradient.empty() ? std::span<T>() : std::span<T>(g, dims));
   if (!gradient.empty()) {
     for (std::size_t k = 0; k < std::min<std::size_t>(3, p.size()); ++k) {
       double s = 0;
@@ -119,7 +122,8 @@ std::pair<double, double> field::typical_range(std::size_t dims) const {
   std::vector<double> values(k_samples);
   double p[4];
   for (auto& v : values) {
-    for (std::size_t k = 0; k < dims; ++k) p[k] = static_cast<double>(rng.next() >> 11) * 0x1p-53 * extent;
+    for (std::size_t k = 0; k < dims; ++k)
+      p[k] = static_cast<double>(rng.next() >> 11) * 0x1p-53 * extent;
     v = eval<double>(std::span<const double>(p, dims));
   }
   // The 0.2% and 99.8% quantiles: about 1 sample in 250 lies beyond each and is clamped.
@@ -140,9 +144,12 @@ std::pair<double, double> field::range(std::size_t dims) const {
   const double sum = fractal_.normalize() ? 1.0 : fractal_.amplitude_sum();
   switch (fractal_.kind()) {
     case fractal_kind::turbulence:
-    case fractal_kind::ridged: return {0.0, b};
-    case fractal_kind::billow: return {-sum, b};
-    default: return {-b, b};
+    case fractal_kind::ridged:
+      return {0.0, b};
+    case fractal_kind::billow:
+      return {-sum, b};
+    default:
+      return {-b, b};
   }
 }
 

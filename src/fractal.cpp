@@ -25,12 +25,13 @@ T sign_of(T v) noexcept {
 template <int D, class T, class Base>
 T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* grad) noexcept {
   const std::uint8_t* perm = l.perm().data();
-  if (f.kind() == fractal_kind::none && grad == nullptr) return detail::plain_octave<D, T>(f, l, base, x);
+  if (f.kind() == fractal_kind::none && grad == nullptr)
+    return detail::plain_octave<D, T>(f, l, base, x);
   const int octaves = f.active_octaves();
 
   T total = 0;
-  T weight = 1;               // ridged: weight of the next octave
-  T dweight[D] = {};          // ridged: its gradient
+  T weight = 1;       // ridged: weight of the next octave
+  T dweight[D] = {};  // ridged: its gradient
   if (grad != nullptr) std::fill(grad, grad + D, T(0));
 
   // The octaves' frequencies and amplitudes come from the one recurrence (in double), rounded
@@ -94,7 +95,6 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
   return total;
 }
 
-
 void check_finite(const char* name, double v) {
   if (!std::isfinite(v)) detail::throw_invalid(name, "must be finite");
 }
@@ -126,9 +126,9 @@ void check_growth(const char* changed, int octaves, double frequency, double lac
     }
     // A quarter of the largest double leaves room for the fractal bound (docs/ranges.md).
     if (!(sum <= std::numeric_limits<double>::max() / 4)) {
-      detail::throw_invalid(changed, "the sum of the amplitudes persistence^i overflows (persistence " +
-                                         number(persistence) + ", " + std::to_string(octaves) +
-                                         " octaves)");
+      detail::throw_invalid(changed,
+                            "the sum of the amplitudes persistence^i overflows (persistence " +
+                                number(persistence) + ", " + std::to_string(octaves) + " octaves)");
     }
     freq *= lacunarity;
     amp *= persistence;
@@ -139,8 +139,8 @@ void check_growth(const char* changed, int octaves, double frequency, double lac
 
 fractal& fractal::set_octaves(int n) {
   if (n < 1 || n > k_max_octaves) {
-    detail::throw_invalid("octaves", "must be 1 to " + std::to_string(k_max_octaves) + ", got " +
-                                         std::to_string(n));
+    detail::throw_invalid(
+        "octaves", "must be 1 to " + std::to_string(k_max_octaves) + ", got " + std::to_string(n));
   }
   check_growth("octaves", n, frequency_, lacunarity_, persistence_);
   octaves_ = n;
@@ -174,7 +174,8 @@ fractal& fractal::set_persistence(double p) {
 fractal& fractal::set_ridged_offset(double offset) {
   check_finite("ridged-offset", offset);
   if (!(offset >= 0 && offset <= k_max_ridged_offset)) {
-    detail::throw_invalid("ridged-offset", "must be 0 to " + number(k_max_ridged_offset) + ", got " + number(offset));
+    detail::throw_invalid(
+        "ridged-offset", "must be 0 to " + number(k_max_ridged_offset) + ", got " + number(offset));
   }
   ridged_offset_ = offset;
   return *this;
@@ -183,7 +184,8 @@ fractal& fractal::set_ridged_offset(double offset) {
 fractal& fractal::set_ridged_gain(double gain) {
   check_finite("ridged-gain", gain);
   if (!(gain >= 0 && gain <= k_max_ridged_gain)) {
-    detail::throw_invalid("ridged-gain", "must be 0 to " + number(k_max_ridged_gain) + ", got " + number(gain));
+    detail::throw_invalid("ridged-gain",
+                          "must be 0 to " + number(k_max_ridged_gain) + ", got " + number(gain));
   }
   ridged_gain_ = gain;
   return *this;
@@ -203,10 +205,16 @@ double fractal::bound(double base) const noexcept {
   const double sum = amplitude_sum();
   double b = 0;
   switch (kind_) {
-    case fractal_kind::none: b = base; break;
+    case fractal_kind::none:
+      b = base;
+      break;
     case fractal_kind::fbm:
-    case fractal_kind::turbulence: b = base * sum; break;
-    case fractal_kind::billow: b = std::max(1.0, 2 * base - 1) * sum; break;
+    case fractal_kind::turbulence:
+      b = base * sum;
+      break;
+    case fractal_kind::billow:
+      b = std::max(1.0, 2 * base - 1) * sum;
+      break;
     case fractal_kind::ridged: {  // (offset - |n|)^2 w with |n| <= base and 0 <= w <= 1
       const double lo = base - ridged_offset_;
       b = std::max(ridged_offset_ * ridged_offset_, lo * lo) * sum;
@@ -222,7 +230,8 @@ T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient)
     if constexpr (std::is_same_v<Noise, improved_noise>) {
       return fractal_sum<D, T>(*this, noise.lattice(), detail::improved_base<D, T>{}, x, g);
     } else {
-      return fractal_sum<D, T>(*this, noise.lattice(), detail::value_base<D, T>{noise.interp()}, x, g);
+      return fractal_sum<D, T>(*this, noise.lattice(), detail::value_base<D, T>{noise.interp()}, x,
+                               g);
     }
   });
 }

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "detail/grid_plan.hpp"
-#include "detail/parallel.hpp"
-#include "detail/rotation.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
+#include "detail/parallel.hpp"
+#include "detail/rotation.hpp"
 #include "detail/text.hpp"
 #include "perlin/error.hpp"
 
@@ -47,14 +47,17 @@ void check_grid(const grid& g) {
     }
     if (!std::isfinite(g.origin[k])) detail::throw_invalid("origin", "must be finite");
     if (!std::isfinite(g.step[k])) detail::throw_invalid("step", "must be finite");
-    if (g.step[k] == 0) detail::throw_invalid("step", "must not be 0 (axis " + std::to_string(k) + ")");
+    if (g.step[k] == 0)
+      detail::throw_invalid("step", "must not be 0 (axis " + std::to_string(k) + ")");
     // The coordinates every front accepts (perlin eval, render, make_field's overflow rule).
     constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
-    for (const std::int64_t i : {g.first[k], g.first[k] + static_cast<std::int64_t>(g.count[k]) - 1}) {
+    for (const std::int64_t i :
+         {g.first[k], g.first[k] + static_cast<std::int64_t>(g.count[k]) - 1}) {
       const double x = g.origin[k] + static_cast<double>(i) * g.step[k];
       if (!(std::abs(x) <= k_max_coordinate)) {
-        detail::throw_invalid("origin", "the grid's samples reach " + detail::number_text(x) + " on axis " +
-                                            std::to_string(k) + ", beyond 2^52 (the coordinates every front accepts)");
+        detail::throw_invalid("origin", "the grid's samples reach " + detail::number_text(x) +
+                                            " on axis " + std::to_string(k) +
+                                            ", beyond 2^52 (the coordinates every front accepts)");
       }
     }
   }
@@ -79,7 +82,8 @@ struct octave_params {
 
 std::vector<octave_params> octave_list(const field& f) {
   std::vector<octave_params> out;
-  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves(); o.next()) {
+  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
+       o.next()) {
     out.push_back({o.freq, o.amp, {o.offset(0), o.offset(1), o.offset(2), o.offset(3)}, o.wraps});
   }
   return out;
@@ -105,7 +109,8 @@ void fill_common(Plan& plan, const field& f, bool strict) {
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();
-  plan.ridged = {static_cast<float>(f.fractal().ridged_offset()), static_cast<float>(f.fractal().ridged_gain())};
+  plan.ridged = {static_cast<float>(f.fractal().ridged_offset()),
+                 static_cast<float>(f.fractal().ridged_gain())};
   plan.normalize = f.fractal().normalize();
   plan.normalize_by = static_cast<float>(1.0 / f.fractal().amplitude_sum());
   plan.strict = strict;
@@ -118,9 +123,9 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   // Rows up to 65,536 samples: the plan holds 20 bytes per column and octave (a wider row would
   // make it larger than a band of the output; those take the scalar path, with the same bits).
   const fractal_kind kind = f.fractal().kind();
-  if (f.kind() != noise_kind::improved || (kind != fractal_kind::none && kind != fractal_kind::fbm) ||
-      f.plane() != plane::aligned || f.warped() || (g.dims != 2 && g.dims != 3) ||
-      g.count[0] > 65536) {
+  if (f.kind() != noise_kind::improved ||
+      (kind != fractal_kind::none && kind != fractal_kind::fbm) || f.plane() != plane::aligned ||
+      f.warped() || (g.dims != 2 && g.dims != 3) || g.count[0] > 65536) {
     return std::nullopt;
   }
   const lattice& lat = f.lattice();
@@ -235,7 +240,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
         const double fl = std::floor(q);
         const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
-        o.axis[a].push_back({li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
+        o.axis[a].push_back(
+            {li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
       }
     }
     plan.octaves.push_back(std::move(o));
@@ -248,7 +254,8 @@ namespace {
 /// Threads for `items` chunks of work holding `samples` samples in all. Automatic (requested 0):
 /// no more than one per `per_thread` samples, below which a second thread measured no faster
 /// (docs/design.md); an explicit count is taken as asked. The bits never depend on it.
-unsigned threads_for(unsigned requested, std::size_t items, std::size_t samples, std::size_t per_thread) {
+unsigned threads_for(unsigned requested, std::size_t items, std::size_t samples,
+                     std::size_t per_thread) {
   if (requested != 0) return detail::thread_count(requested, items);
   return detail::thread_count(0, std::min(items, samples / per_thread + 1));
 }
@@ -266,16 +273,17 @@ template <class T, class F>
 void scalar_rows(const grid& g, unsigned threads, F&& per_sample) {
   const std::size_t nx = g.count[0];
   const std::size_t rows = g.size() / nx;
-  detail::parallel_for(rows, threads_for(threads, rows, g.size(), 8192), [&](std::size_t rb, std::size_t re) {
-    for (std::size_t row = rb; row < re; ++row) {
-      T p[4] = {};
-      row_point(g, row, p);
-      for (std::size_t i = 0; i < nx; ++i) {
-        p[0] = g.coordinate(0, i);
-        per_sample(row * nx + i, std::span<const T>(p, g.dims));
-      }
-    }
-  });
+  detail::parallel_for(rows, threads_for(threads, rows, g.size(), 8192),
+                       [&](std::size_t rb, std::size_t re) {
+                         for (std::size_t row = rb; row < re; ++row) {
+                           T p[4] = {};
+                           row_point(g, row, p);
+                           for (std::size_t i = 0; i < nx; ++i) {
+                             p[0] = g.coordinate(0, i);
+                             per_sample(row * nx + i, std::span<const T>(p, g.dims));
+                           }
+                         }
+                       });
 }
 
 /// value_range of a span, NaN ignored: SIMD for float (the active target's min_max).
@@ -334,7 +342,9 @@ std::size_t grid::size() const {
 namespace {
 
 /// A grid whose samples the field turns onto a rotated plane (2-D and 3-D grids).
-bool turned(const field& f, const grid& g) { return f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3; }
+bool turned(const field& f, const grid& g) {
+  return f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3;
+}
 
 /// The plan of the double-coordinate kernel (eval_points_d) for the grid, or nothing when the
 /// kernel does not cover the field: warps, 4-D lattice points, periods that are not powers of
@@ -342,7 +352,8 @@ bool turned(const field& f, const grid& g) { return f.plane() == plane::rotated 
 std::optional<detail::points_plan> sample_plan(const field& f, const grid& g, bool strict) {
   const std::size_t dims = turned(f, g) ? 3 : g.dims;
   if (f.warped() || dims > 3) return std::nullopt;
-  if (f.kind() == noise_kind::value && std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
+  if (f.kind() == noise_kind::value &&
+      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
     return std::nullopt;
   }
   return detail::make_points_plan(f, dims, strict);
@@ -351,8 +362,8 @@ std::optional<detail::points_plan> sample_plan(const field& f, const grid& g, bo
 /// Fills the grid row by row through eval_points_d: each row's lattice coordinates computed in
 /// double exactly as the scalar path computes them (rotated when the plane is), then the kernel.
 /// With a `gradient` (planar, g.dims arrays), the partials, turned back for rotated planes.
-void rows_by_samples(const field& f, const grid& g, const detail::points_plan& plan, unsigned threads,
-                     std::span<float> out, std::span<float> gradient) {
+void rows_by_samples(const field& f, const grid& g, const detail::points_plan& plan,
+                     unsigned threads, std::span<float> out, std::span<float> gradient) {
   const detail::kernels& k = detail::active_kernels();
   const std::size_t nx = g.count[0];
   const std::size_t n = g.size();
@@ -362,46 +373,49 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
   const bool with_gradient = !gradient.empty();
   std::vector<double> xs(nx);  // the x coordinates, the same in every row
   for (std::size_t i = 0; i < nx; ++i) xs[i] = g.coordinate(0, i);
-  detail::parallel_for(rows, threads_for(threads, rows, n, 16384), [&](std::size_t rb, std::size_t re) {
-    std::vector<double> coords(lattice_dims * nx);
-    std::vector<float> turned_gradient(rotate && with_gradient ? 3 * nx : 0);
-    const double* c[3] = {};
-    float* gr[3] = {};
-    for (std::size_t a = 0; a < lattice_dims; ++a) c[a] = coords.data() + a * nx;
-    if (!rotate) c[0] = xs.data();
-    for (std::size_t row = rb; row < re; ++row) {
-      double p[4] = {};
-      row_point(g, row, p);
-      if (rotate) {
-        // detail::rotated's sum, term by term in the same order, for the whole row.
-        for (std::size_t a = 0; a < 3; ++a) {
-          double* ca = coords.data() + a * nx;
-          for (std::size_t i = 0; i < nx; ++i) ca[i] = 0.0 + xs[i] * detail::k_rot[0][a];
-          for (std::size_t axis = 1; axis < g.dims; ++axis) {
-            const double term = p[axis] * detail::k_rot[axis][a];
-            for (std::size_t i = 0; i < nx; ++i) ca[i] += term;
+  detail::parallel_for(
+      rows, threads_for(threads, rows, n, 16384), [&](std::size_t rb, std::size_t re) {
+        std::vector<double> coords(lattice_dims * nx);
+        std::vector<float> turned_gradient(rotate && with_gradient ? 3 * nx : 0);
+        const double* c[3] = {};
+        float* gr[3] = {};
+        for (std::size_t a = 0; a < lattice_dims; ++a) c[a] = coords.data() + a * nx;
+        if (!rotate) c[0] = xs.data();
+        for (std::size_t row = rb; row < re; ++row) {
+          double p[4] = {};
+          row_point(g, row, p);
+          if (rotate) {
+            // detail::rotated's sum, term by term in the same order, for the whole row.
+            for (std::size_t a = 0; a < 3; ++a) {
+              double* ca = coords.data() + a * nx;
+              for (std::size_t i = 0; i < nx; ++i) ca[i] = 0.0 + xs[i] * detail::k_rot[0][a];
+              for (std::size_t axis = 1; axis < g.dims; ++axis) {
+                const double term = p[axis] * detail::k_rot[axis][a];
+                for (std::size_t i = 0; i < nx; ++i) ca[i] += term;
+              }
+            }
+          } else {
+            for (std::size_t a = 1; a < lattice_dims; ++a)
+              std::fill_n(coords.data() + a * nx, nx, p[a]);
+          }
+          if (with_gradient) {
+            for (std::size_t a = 0; a < lattice_dims; ++a) {
+              gr[a] = rotate ? turned_gradient.data() + a * nx : gradient.data() + a * n + row * nx;
+            }
+          }
+          k.eval_points_d(plan, c, nx, out.data() + row * nx, with_gradient ? gr : nullptr);
+          if (rotate && with_gradient) {
+            for (std::size_t a = 0; a < g.dims; ++a) {
+              for (std::size_t i = 0; i < nx; ++i) {
+                double s = 0;
+                for (std::size_t j = 0; j < 3; ++j)
+                  s += detail::k_rot[a][j] * double(turned_gradient[j * nx + i]);
+                gradient[a * n + row * nx + i] = static_cast<float>(s);
+              }
+            }
           }
         }
-      } else {
-        for (std::size_t a = 1; a < lattice_dims; ++a) std::fill_n(coords.data() + a * nx, nx, p[a]);
-      }
-      if (with_gradient) {
-        for (std::size_t a = 0; a < lattice_dims; ++a) {
-          gr[a] = rotate ? turned_gradient.data() + a * nx : gradient.data() + a * n + row * nx;
-        }
-      }
-      k.eval_points_d(plan, c, nx, out.data() + row * nx, with_gradient ? gr : nullptr);
-      if (rotate && with_gradient) {
-        for (std::size_t a = 0; a < g.dims; ++a) {
-          for (std::size_t i = 0; i < nx; ++i) {
-            double s = 0;
-            for (std::size_t j = 0; j < 3; ++j) s += detail::k_rot[a][j] * double(turned_gradient[j * nx + i]);
-            gradient[a * n + row * nx + i] = static_cast<float>(s);
-          }
-        }
-      }
-    }
-  });
+      });
 }
 
 }  // namespace
@@ -428,8 +442,8 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
   const std::size_t rows = n / nx;
   range_merger<float> range;
   // Fills the band of columns [x0, x0 + the plan's width) of rows [rb, re), with its range.
-  const auto fill_band = [&](const detail::grid_plan& plan, std::size_t x0,
-                             std::size_t rb, std::size_t re) {
+  const auto fill_band = [&](const detail::grid_plan& plan, std::size_t x0, std::size_t rb,
+                             std::size_t re) {
     value_range<float> r;
     k.fill_rows(plan, rb, re, out.data() + rb * nx + x0, &r.min, &r.max);
     range.add(r);
@@ -448,9 +462,8 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
       const std::size_t width = std::min(k_band_columns, nx - x0);
       detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, width), o.strict);
       plan.row_stride = nx;
-      detail::parallel_for(rows, threads, [&](std::size_t rb, std::size_t re) {
-        fill_band(plan, x0, rb, re);
-      });
+      detail::parallel_for(rows, threads,
+                           [&](std::size_t rb, std::size_t re) { fill_band(plan, x0, rb, re); });
     }
   } else {
     // Fewer rows than threads (a 1-D signal, a few long rows): the threads take bands of
@@ -498,10 +511,14 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
     };
     const auto by_dims = [&](auto&& noise_of) {
       switch (g.dims) {
-        case 1: return rows.template operator()<1>(noise_of.template operator()<1>());
-        case 2: return rows.template operator()<2>(noise_of.template operator()<2>());
-        case 3: return rows.template operator()<3>(noise_of.template operator()<3>());
-        default: return rows.template operator()<4>(noise_of.template operator()<4>());
+        case 1:
+          return rows.template operator()<1>(noise_of.template operator()<1>());
+        case 2:
+          return rows.template operator()<2>(noise_of.template operator()<2>());
+        case 3:
+          return rows.template operator()<3>(noise_of.template operator()<3>());
+        default:
+          return rows.template operator()<4>(noise_of.template operator()<4>());
       }
     };
     if (const auto* v = std::get_if<value_noise>(&f.base())) {
@@ -548,7 +565,8 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
     detail::throw_invalid("points", "need at least the x coordinates");
   }
   for (std::size_t k = dims; k < 4; ++k) {
-    if (!axes[k].empty()) detail::throw_invalid("points", "coordinate arrays must be leading (x, then y, ...)");
+    if (!axes[k].empty())
+      detail::throw_invalid("points", "coordinate arrays must be leading (x, then y, ...)");
   }
   for (std::size_t k = 0; k < dims; ++k) {
     if (axes[k].size() != n_out) {
@@ -561,7 +579,8 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
 
 }  // namespace
 
-std::optional<detail::points_plan> detail::make_points_plan(const field& f, std::size_t dims, bool strict) {
+std::optional<detail::points_plan> detail::make_points_plan(const field& f, std::size_t dims,
+                                                            bool strict) {
   const auto octaves = octave_list(f);
   bool simd = dims <= 3;
   for (const auto& op : octaves) {
@@ -595,7 +614,8 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
     plan->coord[2] = p.z.data();
   }
   if (!plan) {
-    // Periods that are not powers of two, rotated or warped fields: the double scalar path, rounded.
+    // Periods that are not powers of two, rotated or warped fields: the double scalar path,
+    // rounded.
     const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
     detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) {
@@ -618,13 +638,14 @@ void eval_points(const field& f, const point_set<double>& p, std::span<double> o
   if (dims == 0) return;
   const double* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
   const std::size_t n = out.size();
-  detail::parallel_for(n, detail::thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      double q[4];
-      for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
-      out[i] = f.eval<double>(std::span<const double>(q, dims));
-    }
-  });
+  detail::parallel_for(n, detail::thread_count(o.threads, n / 4096 + 1),
+                       [&](std::size_t b, std::size_t e) {
+                         for (std::size_t i = b; i < e; ++i) {
+                           double q[4];
+                           for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
+                           out[i] = f.eval<double>(std::span<const double>(q, dims));
+                         }
+                       });
 }
 
 }  // namespace perlin

@@ -22,7 +22,6 @@ T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
   return detail::value<D, T>(l.perm().data(), l.wraps().data(), i, x, grad);
 }
 
-
 }  // namespace
 
 // ---- improved noise ----
@@ -48,23 +47,56 @@ with_gradient<T, sizeof...(C)> improved_gradient(const lattice& l, C... c) noexc
   return r;
 }
 
-double improved_noise::noise1d(double x) const noexcept { return improved_value<double>(lattice_, x); }
-double improved_noise::noise2d(double x, double y) const noexcept { return improved_value<double>(lattice_, x, y); }
-double improved_noise::noise3d(double x, double y, double z) const noexcept { return improved_value<double>(lattice_, x, y, z); }
-double improved_noise::noise4d(double x, double y, double z, double w) const noexcept { return improved_value<double>(lattice_, x, y, z, w); }
+double improved_noise::noise1d(double x) const noexcept {
+  return improved_value<double>(lattice_, x);
+}
+double improved_noise::noise2d(double x, double y) const noexcept {
+  return improved_value<double>(lattice_, x, y);
+}
+double improved_noise::noise3d(double x, double y, double z) const noexcept {
+  return improved_value<double>(lattice_, x, y, z);
+}
+double improved_noise::noise4d(double x, double y, double z, double w) const noexcept {
+  return improved_value<double>(lattice_, x, y, z, w);
+}
 float improved_noise::noise1d(float x) const noexcept { return improved_value<float>(lattice_, x); }
-float improved_noise::noise2d(float x, float y) const noexcept { return improved_value<float>(lattice_, x, y); }
-float improved_noise::noise3d(float x, float y, float z) const noexcept { return improved_value<float>(lattice_, x, y, z); }
-float improved_noise::noise4d(float x, float y, float z, float w) const noexcept { return improved_value<float>(lattice_, x, y, z, w); }
+float improved_noise::noise2d(float x, float y) const noexcept {
+  return improved_value<float>(lattice_, x, y);
+}
+float improved_noise::noise3d(float x, float y, float z) const noexcept {
+  return improved_value<float>(lattice_, x, y, z);
+}
+float improved_noise::noise4d(float x, float y, float z, float w) const noexcept {
+  return improved_value<float>(lattice_, x, y, z, w);
+}
 
-with_gradient<double, 1> improved_noise::noise1d_deriv(double x) const noexcept { return improved_gradient<double>(lattice_, x); }
-with_gradient<double, 2> improved_noise::noise2d_deriv(double x, double y) const noexcept { return improved_gradient<double>(lattice_, x, y); }
-with_gradient<double, 3> improved_noise::noise3d_deriv(double x, double y, double z) const noexcept { return improved_gradient<double>(lattice_, x, y, z); }
-with_gradient<double, 4> improved_noise::noise4d_deriv(double x, double y, double z, double w) const noexcept { return improved_gradient<double>(lattice_, x, y, z, w); }
-with_gradient<float, 1> improved_noise::noise1d_deriv(float x) const noexcept { return improved_gradient<float>(lattice_, x); }
-with_gradient<float, 2> improved_noise::noise2d_deriv(float x, float y) const noexcept { return improved_gradient<float>(lattice_, x, y); }
-with_gradient<float, 3> improved_noise::noise3d_deriv(float x, float y, float z) const noexcept { return improved_gradient<float>(lattice_, x, y, z); }
-with_gradient<float, 4> improved_noise::noise4d_deriv(float x, float y, float z, float w) const noexcept { return improved_gradient<float>(lattice_, x, y, z, w); }
+with_gradient<double, 1> improved_noise::noise1d_deriv(double x) const noexcept {
+  return improved_gradient<double>(lattice_, x);
+}
+with_gradient<double, 2> improved_noise::noise2d_deriv(double x, double y) const noexcept {
+  return improved_gradient<double>(lattice_, x, y);
+}
+with_gradient<double, 3> improved_noise::noise3d_deriv(double x, double y,
+                                                       double z) const noexcept {
+  return improved_gradient<double>(lattice_, x, y, z);
+}
+with_gradient<double, 4> improved_noise::noise4d_deriv(double x, double y, double z,
+                                                       double w) const noexcept {
+  return improved_gradient<double>(lattice_, x, y, z, w);
+}
+with_gradient<float, 1> improved_noise::noise1d_deriv(float x) const noexcept {
+  return improved_gradient<float>(lattice_, x);
+}
+with_gradient<float, 2> improved_noise::noise2d_deriv(float x, float y) const noexcept {
+  return improved_gradient<float>(lattice_, x, y);
+}
+with_gradient<float, 3> improved_noise::noise3d_deriv(float x, float y, float z) const noexcept {
+  return improved_gradient<float>(lattice_, x, y, z);
+}
+with_gradient<float, 4> improved_noise::noise4d_deriv(float x, float y, float z,
+                                                      float w) const noexcept {
+  return improved_gradient<float>(lattice_, x, y, z, w);
+}
 
 double improved_noise::eval(std::span<const double> p, std::span<double> gradient) const {
   return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {
@@ -93,23 +125,57 @@ with_gradient<T, sizeof...(C)> value_gradient(const lattice& l, interpolation i,
   return r;
 }
 
-double value_noise::noise1d(double x) const noexcept { return value_value<double>(lattice_, interp_, x); }
-double value_noise::noise2d(double x, double y) const noexcept { return value_value<double>(lattice_, interp_, x, y); }
-double value_noise::noise3d(double x, double y, double z) const noexcept { return value_value<double>(lattice_, interp_, x, y, z); }
-double value_noise::noise4d(double x, double y, double z, double w) const noexcept { return value_value<double>(lattice_, interp_, x, y, z, w); }
-float value_noise::noise1d(float x) const noexcept { return value_value<float>(lattice_, interp_, x); }
-float value_noise::noise2d(float x, float y) const noexcept { return value_value<float>(lattice_, interp_, x, y); }
-float value_noise::noise3d(float x, float y, float z) const noexcept { return value_value<float>(lattice_, interp_, x, y, z); }
-float value_noise::noise4d(float x, float y, float z, float w) const noexcept { return value_value<float>(lattice_, interp_, x, y, z, w); }
+double value_noise::noise1d(double x) const noexcept {
+  return value_value<double>(lattice_, interp_, x);
+}
+double value_noise::noise2d(double x, double y) const noexcept {
+  return value_value<double>(lattice_, interp_, x, y);
+}
+double value_noise::noise3d(double x, double y, double z) const noexcept {
+  return value_value<double>(lattice_, interp_, x, y, z);
+}
+double value_noise::noise4d(double x, double y, double z, double w) const noexcept {
+  return value_value<double>(lattice_, interp_, x, y, z, w);
+}
+float value_noise::noise1d(float x) const noexcept {
+  return value_value<float>(lattice_, interp_, x);
+}
+float value_noise::noise2d(float x, float y) const noexcept {
+  return value_value<float>(lattice_, interp_, x, y);
+}
+float value_noise::noise3d(float x, float y, float z) const noexcept {
+  return value_value<float>(lattice_, interp_, x, y, z);
+}
+float value_noise::noise4d(float x, float y, float z, float w) const noexcept {
+  return value_value<float>(lattice_, interp_, x, y, z, w);
+}
 
-with_gradient<double, 1> value_noise::noise1d_deriv(double x) const noexcept { return value_gradient<double>(lattice_, interp_, x); }
-with_gradient<double, 2> value_noise::noise2d_deriv(double x, double y) const noexcept { return value_gradient<double>(lattice_, interp_, x, y); }
-with_gradient<double, 3> value_noise::noise3d_deriv(double x, double y, double z) const noexcept { return value_gradient<double>(lattice_, interp_, x, y, z); }
-with_gradient<double, 4> value_noise::noise4d_deriv(double x, double y, double z, double w) const noexcept { return value_gradient<double>(lattice_, interp_, x, y, z, w); }
-with_gradient<float, 1> value_noise::noise1d_deriv(float x) const noexcept { return value_gradient<float>(lattice_, interp_, x); }
-with_gradient<float, 2> value_noise::noise2d_deriv(float x, float y) const noexcept { return value_gradient<float>(lattice_, interp_, x, y); }
-with_gradient<float, 3> value_noise::noise3d_deriv(float x, float y, float z) const noexcept { return value_gradient<float>(lattice_, interp_, x, y, z); }
-with_gradient<float, 4> value_noise::noise4d_deriv(float x, float y, float z, float w) const noexcept { return value_gradient<float>(lattice_, interp_, x, y, z, w); }
+with_gradient<double, 1> value_noise::noise1d_deriv(double x) const noexcept {
+  return value_gradient<double>(lattice_, interp_, x);
+}
+with_gradient<double, 2> value_noise::noise2d_deriv(double x, double y) const noexcept {
+  return value_gradient<double>(lattice_, interp_, x, y);
+}
+with_gradient<double, 3> value_noise::noise3d_deriv(double x, double y, double z) const noexcept {
+  return value_gradient<double>(lattice_, interp_, x, y, z);
+}
+with_gradient<double, 4> value_noise::noise4d_deriv(double x, double y, double z,
+                                                    double w) const noexcept {
+  return value_gradient<double>(lattice_, interp_, x, y, z, w);
+}
+with_gradient<float, 1> value_noise::noise1d_deriv(float x) const noexcept {
+  return value_gradient<float>(lattice_, interp_, x);
+}
+with_gradient<float, 2> value_noise::noise2d_deriv(float x, float y) const noexcept {
+  return value_gradient<float>(lattice_, interp_, x, y);
+}
+with_gradient<float, 3> value_noise::noise3d_deriv(float x, float y, float z) const noexcept {
+  return value_gradient<float>(lattice_, interp_, x, y, z);
+}
+with_gradient<float, 4> value_noise::noise4d_deriv(float x, float y, float z,
+                                                   float w) const noexcept {
+  return value_gradient<float>(lattice_, interp_, x, y, z, w);
+}
 
 double value_noise::eval(std::span<const double> p, std::span<double> gradient) const {
   return detail::dispatch_dims(p, gradient, [this]<int D>(const double* x, double* g) {

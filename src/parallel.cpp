@@ -2,8 +2,8 @@
 #include "detail/parallel.hpp"
 
 #include <pthread.h>
-#include <signal.h>
 #include <sched.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <atomic>
@@ -80,7 +80,9 @@ class pool {
     if (j.claimed == j.chunks) queue_.erase(std::find(queue_.begin(), queue_.end(), &j));
     lock.unlock();
     // floor(n * k / chunks) without overflow: with n = q * chunks + r, q * k + r * k / chunks.
-    const auto bound = [&](unsigned i) { return j.n / j.chunks * i + j.n % j.chunks * i / j.chunks; };
+    const auto bound = [&](unsigned i) {
+      return j.n / j.chunks * i + j.n % j.chunks * i / j.chunks;
+    };
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     std::exception_ptr error;
     try {
@@ -110,7 +112,8 @@ class pool {
     wanted = std::min(wanted, k_max_workers);
     sigset_t all, old;
     sigfillset(&all);
-    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&all, sig);
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS})
+      sigdelset(&all, sig);
     pthread_sigmask(SIG_BLOCK, &all, &old);
     while (workers_ < wanted) {
       pthread_t t;

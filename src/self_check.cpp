@@ -2,9 +2,9 @@
 // target's kernels, against the double scalar path, within the tolerance that grid.hpp states.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,9 +21,13 @@ std::vector<field> check_fields() {
   out.emplace_back();  // Ken Perlin's noise
   improved_noise periodic(5);
   periodic.lattice().set_period(0, 4).set_period(1, 16).set_period(2, 8).set_period(3, 2);
-  out.emplace_back(periodic, fractal().set_kind(fractal_kind::fbm).set_octaves(3).set_decorrelate(true));
-  out.emplace_back(improved_noise(8), fractal().set_kind(fractal_kind::ridged).set_octaves(3)
-                                          .set_lacunarity(2.5).set_normalize(true));
+  out.emplace_back(periodic,
+                   fractal().set_kind(fractal_kind::fbm).set_octaves(3).set_decorrelate(true));
+  out.emplace_back(improved_noise(8), fractal()
+                                          .set_kind(fractal_kind::ridged)
+                                          .set_octaves(3)
+                                          .set_lacunarity(2.5)
+                                          .set_normalize(true));
   value_noise v(11, interpolation::cubic);
   v.lattice().set_period_all(6);
   out.emplace_back(v, fractal().set_kind(fractal_kind::billow).set_octaves(2));
@@ -35,8 +39,8 @@ std::vector<field> check_fields() {
 std::string describe(const char* what, std::size_t field_index, std::size_t dims, bool strict,
                      double got, double want) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%s: field %zu, %zu-D%s: %.9g instead of %.9g", what,
-                field_index, dims, strict ? ", strict" : "", got, want);
+  std::snprintf(buf, sizeof buf, "%s: field %zu, %zu-D%s: %.9g instead of %.9g", what, field_index,
+                dims, strict ? ", strict" : "", got, want);
   return buf;
 }
 
@@ -95,7 +99,8 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
   std::vector<float> xs[3];
   for (std::size_t a = 0; a < 3; ++a) {
     for (std::size_t i = 0; i < n; ++i) {
-      xs[a].push_back(static_cast<float>(std::fmod(static_cast<double>(i * (7 + 4 * a)) * 1.618, 97.0) - 48.5));
+      xs[a].push_back(
+          static_cast<float>(std::fmod(static_cast<double>(i * (7 + 4 * a)) * 1.618, 97.0) - 48.5));
     }
   }
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
@@ -118,7 +123,8 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
           double p[3];
           for (std::size_t a = 0; a < dims; ++a) p[a] = xs[a][i];
           const double want = f.eval<double>(std::span<const double>(p, dims));
-          if (!(std::abs(out[i] - want) <= tol)) return describe("points", fi, dims, strict, out[i], want);
+          if (!(std::abs(out[i] - want) <= tol))
+            return describe("points", fi, dims, strict, out[i], want);
         }
       }
     }
@@ -165,8 +171,10 @@ std::string check_samples(const kernels& k, const std::vector<field>& fields) {
         for (std::size_t i = 0; i < n; ++i) {
           double p[3], want_grad[3];
           for (std::size_t a = 0; a < dims; ++a) p[a] = xs[a][i];
-          const double want = f.eval<double>(std::span<const double>(p, dims), std::span<double>(want_grad, dims));
-          if (!(std::abs(out[i] - want) <= tol)) return describe("samples", fi, dims, strict, out[i], want);
+          const double want =
+              f.eval<double>(std::span<const double>(p, dims), std::span<double>(want_grad, dims));
+          if (!(std::abs(out[i] - want) <= tol))
+            return describe("samples", fi, dims, strict, out[i], want);
           for (std::size_t a = 0; a < dims; ++a) {
             // At a kink (an octave's noise at 0 under turbulence, ridged or billow, or the ridged
             // weight at its clamp) the gradient jumps, and float and double may take either side.
@@ -174,7 +182,8 @@ std::string check_samples(const kernels& k, const std::vector<field>& fields) {
             for (int s = 0; s < 2; ++s) {
               double q[3] = {p[0], p[1], p[2]};
               q[a] += s == 0 ? -1e-7 : 1e-7;
-              (void)f.eval<double>(std::span<const double>(q, dims), std::span<double>(side[s], dims));
+              (void)f.eval<double>(std::span<const double>(q, dims),
+                                   std::span<double>(side[s], dims));
             }
             if (std::abs(side[0][a] - side[1][a]) > gtol) continue;
             if (!(std::abs(g[a][i] - want_grad[a]) <= gtol)) {
@@ -217,7 +226,8 @@ std::string check_exact_grids(const kernels& k, const std::vector<field>& fields
           }
         }
         const auto [mn, mx] = std::minmax_element(out.begin(), out.end());
-        if (lo != *mn || hi != *mx) return describe("exact double grid range", fi, dims, false, lo, *mn);
+        if (lo != *mn || hi != *mx)
+          return describe("exact double grid range", fi, dims, false, lo, *mn);
       }
     }
   }

@@ -91,7 +91,8 @@ void set_max_target(std::string_view name) {
   std::string valid;
   const auto same = [](std::string_view a, std::string_view b) {  // AVX3 or avx3
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+             return std::tolower(static_cast<unsigned char>(x)) ==
+                    std::tolower(static_cast<unsigned char>(y));
            });
   };
   for (std::size_t i = 0; i < u.size(); ++i) {

@@ -21,15 +21,16 @@ warp& warp::set_amplitude(double a) {
 
 warp& warp::set_frequency(double f) {
   if (!std::isfinite(f)) detail::throw_invalid("warp-frequency", "must be finite");
-  if (!(f > 0) || f > 4294967296.0) detail::throw_invalid("warp-frequency", "must be > 0 and at most 4294967296");
+  if (!(f > 0) || f > 4294967296.0)
+    detail::throw_invalid("warp-frequency", "must be > 0 and at most 4294967296");
   frequency_ = f;
   return *this;
 }
 
 warp& warp::set_octaves(int n) {
   if (n < 1 || n > k_max_octaves) {
-    detail::throw_invalid("warp-octaves", "must be 1 to " + std::to_string(k_max_octaves) + ", got " +
-                                              std::to_string(n));
+    detail::throw_invalid("warp-octaves", "must be 1 to " + std::to_string(k_max_octaves) +
+                                              ", got " + std::to_string(n));
   }
   octaves_ = n;
   return *this;
@@ -60,7 +61,8 @@ double warp_offset(int octave, std::size_t component, std::size_t axis) noexcept
 }
 
 template <int D, class T, class Noise>
-void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency, T* x, T* jac) noexcept {
+void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency, T* x,
+                T* jac) noexcept {
   const std::uint8_t* perm = l.perm().data();
   std::array<axis_wrap, k_max_dims> wraps = l.wraps();
   T origin[D];
@@ -71,8 +73,8 @@ void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency
     }
   }
   const bool progressive = w.kind() == warp_kind::progressive;
-  double freq = frequency * w.frequency();       // u_i = f F 2^i
-  double scale = w.amplitude() / frequency;      // (A / f) a_i, in the caller's units
+  double freq = frequency * w.frequency();   // u_i = f F 2^i
+  double scale = w.amplitude() / frequency;  // (A / f) a_i, in the caller's units
   for (int i = 0; i < w.active_octaves(); ++i) {
     const T* from = progressive ? x : origin;
     T disp[D];
@@ -80,7 +82,9 @@ void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency
     for (int k = 0; k < D; ++k) {
       T q[D];
       for (int c = 0; c < D; ++c) {
-        q[c] = from[c] * static_cast<T>(freq) + static_cast<T>(warp_offset(i, static_cast<std::size_t>(k), static_cast<std::size_t>(c)));
+        q[c] = from[c] * static_cast<T>(freq) +
+               static_cast<T>(
+                   warp_offset(i, static_cast<std::size_t>(k), static_cast<std::size_t>(c)));
       }
       disp[k] = noise(perm, wraps.data(), q, jac != nullptr ? m[k] : nullptr);
     }
@@ -115,8 +119,9 @@ void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency
 }  // namespace
 
 template <class T>
-void displace(const warp& w, const lattice& l, const std::variant<improved_noise, value_noise>& base,
-              double frequency, std::span<T> x, std::span<T> jacobian) noexcept {
+void displace(const warp& w, const lattice& l,
+              const std::variant<improved_noise, value_noise>& base, double frequency,
+              std::span<T> x, std::span<T> jacobian) noexcept {
   const auto run = [&]<int D>() {
     T* jac = jacobian.empty() ? nullptr : jacobian.data();
     if (const auto* v = std::get_if<value_noise>(&base)) {
@@ -129,23 +134,37 @@ void displace(const warp& w, const lattice& l, const std::variant<improved_noise
           frequency, x.data(), jac);
     } else {
       displace_d<D, T>(
-          w, l, [](const std::uint8_t* p, const axis_wrap* wr, const T* q, T* dq) { return improved<D, T>(p, wr, q, dq); },
+          w, l,
+          [](const std::uint8_t* p, const axis_wrap* wr, const T* q, T* dq) {
+            return improved<D, T>(p, wr, q, dq);
+          },
           frequency, x.data(), jac);
     }
   };
   switch (x.size()) {
-    case 1: run.template operator()<1>(); break;
-    case 2: run.template operator()<2>(); break;
-    case 3: run.template operator()<3>(); break;
-    case 4: run.template operator()<4>(); break;
-    default: break;
+    case 1:
+      run.template operator()<1>();
+      break;
+    case 2:
+      run.template operator()<2>();
+      break;
+    case 3:
+      run.template operator()<3>();
+      break;
+    case 4:
+      run.template operator()<4>();
+      break;
+    default:
+      break;
   }
 }
 
-template void displace<double>(const warp&, const lattice&, const std::variant<improved_noise, value_noise>&,
-                               double, std::span<double>, std::span<double>) noexcept;
-template void displace<float>(const warp&, const lattice&, const std::variant<improved_noise, value_noise>&,
-                              double, std::span<float>, std::span<float>) noexcept;
+template void displace<double>(const warp&, const lattice&,
+                               const std::variant<improved_noise, value_noise>&, double,
+                               std::span<double>, std::span<double>) noexcept;
+template void displace<float>(const warp&, const lattice&,
+                              const std::variant<improved_noise, value_noise>&, double,
+                              std::span<float>, std::span<float>) noexcept;
 
 lattice warp_lattice(const warp& w, const lattice& field_lattice) {
   lattice out = w.seed() ? lattice(*w.seed()) : lattice(field_lattice);
@@ -159,10 +178,11 @@ lattice warp_lattice(const warp& w, const lattice& field_lattice) {
     if (scaled != std::floor(scaled) || scaled < 1 || scaled > 2147483647.0) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.17g", scaled);
-      throw_invalid("warp-frequency", "the field tiles every " + std::to_string(p) + " cells along " +
-                                          "xyzw"[k] + "; the warp tiles with it only when " + std::to_string(p) +
-                                          " x warp-frequency is a whole number from 1 to 2147483647 (got " +
-                                          buf + ")");
+      throw_invalid("warp-frequency",
+                    "the field tiles every " + std::to_string(p) + " cells along " + "xyzw"[k] +
+                        "; the warp tiles with it only when " + std::to_string(p) +
+                        " x warp-frequency is a whole number from 1 to 2147483647 (got " + buf +
+                        ")");
     }
     out.set_period(k, static_cast<std::int64_t>(scaled));
   }

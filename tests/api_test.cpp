@@ -111,7 +111,8 @@ TEST(Api, BulkCallsReportTheRangeTheyWrote) {
     EXPECT_EQ(rd.min, *std::min_element(outd.begin(), outd.end()));
     EXPECT_EQ(rd.max, *std::max_element(outd.begin(), outd.end()));
   }
-  perlin::field huge(perlin::improved_noise(), perlin::fractal().set_kind(perlin::fractal_kind::none));
+  perlin::field huge(perlin::improved_noise(),
+                     perlin::fractal().set_kind(perlin::fractal_kind::none));
   huge.fractal().set_frequency(1e300);
   auto g = perlin::grid::plane(4, 4, 1, 1e10, 1e10);
   std::vector<float> nan(g.size());
@@ -132,7 +133,8 @@ TEST(Api, ARotatedPlaneIsTheDocumentedRotation) {
   f.set_plane(perlin::plane::rotated);
   const perlin::improved_noise n;
   const double r2 = std::sqrt(0.5), r6 = 1 / std::sqrt(6.0), r3 = 1 / std::sqrt(3.0);
-  for (const auto& [x, y, z] : {std::tuple{0.3, 0.7, 0.0}, {-5.25, 12.5, 3.0}, {100.1, -0.2, -7.7}}) {
+  for (const auto& [x, y, z] :
+       {std::tuple{0.3, 0.7, 0.0}, {-5.25, 12.5, 3.0}, {100.1, -0.2, -7.7}}) {
     const double q[3] = {x * r2 + y * r6 + z * r3, -x * r2 + y * r6 + z * r3, -2 * y * r6 + z * r3};
     EXPECT_NEAR(f(x, y, z), n.noise3d(q[0], q[1], q[2]), 1e-12);
     if (z == 0) {

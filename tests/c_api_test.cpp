@@ -13,8 +13,12 @@ namespace {
 TEST(CApi, TheSameBitsAsTheCppLibrary) {
   perlin_field* f = perlin_field_new();
   ASSERT_NE(f, nullptr);
-  for (const auto& [k, v] : {std::pair{"seed", "42"}, {"fractal", "fbm"}, {"octaves", "6"},
-                             {"persistence", "0.6"}, {"decorrelate", "1"}, {"period", "32"}}) {
+  for (const auto& [k, v] : {std::pair{"seed", "42"},
+                             {"fractal", "fbm"},
+                             {"octaves", "6"},
+                             {"persistence", "0.6"},
+                             {"decorrelate", "1"},
+                             {"period", "32"}}) {
     ASSERT_EQ(perlin_field_set(f, k, v), PERLIN_OK) << k << ": " << perlin_last_error();
   }
   perlin::field_spec spec;
@@ -33,12 +37,13 @@ TEST(CApi, TheSameBitsAsTheCppLibrary) {
     g.step = {0.07, 0.11, 0.13, 0.17};
     std::vector<float> want(g.size()), got(g.size());
     (void)perlin::fill_grid(cpp, g, want);
-    ASSERT_EQ(perlin_fill_grid(f, static_cast<int>(dims), g.count.data(), g.origin.data(), g.step.data(),
-                               got.data(), got.size(), 0),
+    ASSERT_EQ(perlin_fill_grid(f, static_cast<int>(dims), g.count.data(), g.origin.data(),
+                               g.step.data(), got.data(), got.size(), 0),
               PERLIN_OK);
     EXPECT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0) << dims;
     const double p[4] = {0.3, 0.7, 1.9, -4.2};
-    EXPECT_EQ(perlin_field_eval(f, static_cast<int>(dims), p), cpp.eval(std::span<const double>(p, dims)));
+    EXPECT_EQ(perlin_field_eval(f, static_cast<int>(dims), p),
+              cpp.eval(std::span<const double>(p, dims)));
   }
   perlin_field_free(f);
 }

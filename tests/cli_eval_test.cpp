@@ -1,6 +1,5 @@
 // `perlin eval` end to end: reference values, options, and every kind of bad input.
 #include <gtest/gtest.h>
-
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -59,8 +58,13 @@ TEST(CliEval, OptionsReachTheLibrary) {
   perlin::value_noise v(7, perlin::interpolation::cosine);
   v.lattice().set_period(0, 4).set_period(1, 5);
   perlin::fractal f;
-  f.set_kind(perlin::fractal_kind::ridged).set_octaves(3).set_frequency(0.5).set_lacunarity(3)
-      .set_persistence(0.25).set_normalize(true).set_decorrelate(true);
+  f.set_kind(perlin::fractal_kind::ridged)
+      .set_octaves(3)
+      .set_frequency(0.5)
+      .set_lacunarity(3)
+      .set_persistence(0.25)
+      .set_normalize(true)
+      .set_decorrelate(true);
   const auto r = run_perlin(
       "eval --noise value --interp cosine --seed 7 --period 4,5 --fractal ridged --octaves 3 "
       "--frequency 0.5 --lacunarity 3 --persistence 0.25 --normalize --decorrelate",
@@ -76,7 +80,11 @@ TEST(CliEval, WarpOptionsReachTheLibraryWithDerivatives) {
   n.lattice().set_period_all(8);
   perlin::field fld(n, f);
   perlin::warp w;
-  w.set_kind(perlin::warp_kind::independent).set_amplitude(1.75).set_frequency(0.5).set_octaves(5).set_seed(11);
+  w.set_kind(perlin::warp_kind::independent)
+      .set_amplitude(1.75)
+      .set_frequency(0.5)
+      .set_octaves(5)
+      .set_seed(11);
   fld.set_warp(w);
   const auto r = run_perlin(
       "eval --seed 3 --period 8 --fractal fbm --octaves 4 --frequency 0.5 --warp independent "
@@ -89,14 +97,17 @@ TEST(CliEval, WarpOptionsReachTheLibraryWithDerivatives) {
   EXPECT_EQ(r.out, fmt17(v) + " " + fmt17(g[0]) + " " + fmt17(g[1]) + " " + fmt17(g[2]) + "\n");
   EXPECT_TRUE(r.err.empty()) << r.err;
   // The warp changes the value: the same options without it print something else.
-  const auto plain = run_perlin("eval --seed 3 --period 8 --fractal fbm --octaves 4 --frequency 0.5", "1.5 2.25 -0.5\n");
+  const auto plain = run_perlin(
+      "eval --seed 3 --period 8 --fractal fbm --octaves 4 --frequency 0.5", "1.5 2.25 -0.5\n");
   EXPECT_NE(plain.out.substr(0, 10), r.out.substr(0, 10));
 }
 
 TEST(CliEval, WarpOptionsWithoutAWarpAreWarnedAbout) {
   const auto r = run_perlin("eval --warp-amplitude 2 --warp-seed 4", "0.5 0.5\n");
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.err.find("--warp-amplitude has no effect without --warp (the warp is none)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--warp-amplitude has no effect without --warp (the warp is none)"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("--warp-seed has no effect without --warp"), std::string::npos) << r.err;
   const auto b = run_perlin("eval --warp basic --warp-octaves 4", "0.5 0.5\n");
   EXPECT_NE(b.err.find("--warp-octaves has no effect on a basic warp"), std::string::npos) << b.err;
@@ -107,7 +118,8 @@ TEST(CliEval, ThreadsPrintTheSameTextAndStopAtTheSameBadLine) {
   // second block stops the run after exactly the lines before it, whatever the thread count.
   std::string input;
   for (int i = 0; i < 40000; ++i) {
-    input += std::to_string(i * 0.0137) + " " + std::to_string(i % 97 * 0.31) + (i % 3 ? " 2.5" : "") + "\n";
+    input += std::to_string(i * 0.0137) + " " + std::to_string(i % 97 * 0.31) +
+             (i % 3 ? " 2.5" : "") + "\n";
   }
   const auto one = run_perlin("eval --threads 1 --derivatives", input);
   const auto two = run_perlin("eval --threads 2 --derivatives", input);
@@ -119,8 +131,11 @@ TEST(CliEval, ThreadsPrintTheSameTextAndStopAtTheSameBadLine) {
   // The text is printf's %.17g of the library's values.
   const perlin::improved_noise n;
   const double x = 39999 * 0.0137;
-  const auto d = n.noise2d_deriv(std::stod(std::to_string(x)), std::stod(std::to_string(39999 % 97 * 0.31)));
-  EXPECT_NE(one.out.find(fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) + "\n"), std::string::npos);
+  const auto d =
+      n.noise2d_deriv(std::stod(std::to_string(x)), std::stod(std::to_string(39999 % 97 * 0.31)));
+  EXPECT_NE(
+      one.out.find(fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) + "\n"),
+      std::string::npos);
   std::string bad = input;
   std::size_t at = 0;
   for (int i = 0; i < 20000; ++i) at = bad.find('\n', at) + 1;
@@ -171,8 +186,8 @@ TEST(CliEval, DerivativesAndFloat) {
   const auto d = n.noise3d_deriv(0.3, 0.6, 0.9);
   auto r = run_perlin("eval --derivatives", "0.3 0.6 0.9\n");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) +
-                       " " + fmt17(d.gradient[2]) + "\n");
+  EXPECT_EQ(r.out, fmt17(d.value) + " " + fmt17(d.gradient[0]) + " " + fmt17(d.gradient[1]) + " " +
+                       fmt17(d.gradient[2]) + "\n");
   r = run_perlin("eval --float", "0.3 0.6 0.9\n");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, fmt17(static_cast<double>(n.noise3d(0.3f, 0.6f, 0.9f))) + "\n");
@@ -190,7 +205,7 @@ TEST(CliEval, BadLinesNameTheLineAndExit1) {
       {"1 -infinity\n", "line 1: an infinity"},
       {"1e400 0\n", "line 1: '1e400' is out of range"},
       {"1e20 0\n", "line 1: '1e20' is out of range"},
-      {"0.5\n\n1 x\n", "line 3: 'x' is not a number"},  // blank lines are skipped, but counted
+      {"0.5\n\n1 x\n", "line 3: 'x' is not a number"},       // blank lines are skipped, but counted
       {"0.5\r\n1\r1 x\r\n", "line 3: 'x' is not a number"},  // \r\n and \r end lines
       {"0.5 1x\n", "line 1: '1x' is not a number"},
   };
@@ -229,7 +244,8 @@ TEST(CliEval, BadOptionsExit2WithAMessage) {
       {"eval --warp basic --warp-amplitude nan", "warp-amplitude"},
       {"eval --warp basic --warp-frequency 0", "warp-frequency: must be > 0"},
       {"eval --warp basic --warp-seed -2", "warp-seed"},
-      {"eval --warp basic --period 5 --warp-frequency 0.5", "warp-frequency: the field tiles every 5 cells"},
+      {"eval --warp basic --period 5 --warp-frequency 0.5",
+       "warp-frequency: the field tiles every 5 cells"},
       {"eval --bogus", "bogus"},
       {"frobnicate", "frobnicate"},
       {"", "subcommand"},
@@ -245,10 +261,10 @@ TEST(CliEval, BadOptionsExit2WithAMessage) {
 TEST(CliEval, HelpListsTheOptions) {
   const auto r = run_perlin("eval --help");
   EXPECT_EQ(r.status, 0);
-  for (const char* opt : {"--noise", "--interp", "--seed", "--period", "--fractal", "--octaves",
-                          "--frequency", "--lacunarity", "--persistence", "--normalize",
-                          "--derivatives", "--float", "--dims", "--warp", "--warp-amplitude",
-                          "--warp-frequency", "--warp-octaves", "--warp-seed"}) {
+  for (const char* opt :
+       {"--noise", "--interp", "--seed", "--period", "--fractal", "--octaves", "--frequency",
+        "--lacunarity", "--persistence", "--normalize", "--derivatives", "--float", "--dims",
+        "--warp", "--warp-amplitude", "--warp-frequency", "--warp-octaves", "--warp-seed"}) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   }
 }
@@ -318,7 +334,8 @@ TEST(CliEval, HostileInputIsBoundedEscapedAndDocumented) {
   // A line without an end (/dev/zero) stops at 4096 characters instead of filling memory.
   const auto zeros = run_perlin("eval", std::string(1 << 20, '\0'));
   EXPECT_EQ(zeros.status, 1);
-  EXPECT_NE(zeros.err.find("line 1 is longer than 4096 characters"), std::string::npos) << zeros.err;
+  EXPECT_NE(zeros.err.find("line 1 is longer than 4096 characters"), std::string::npos)
+      << zeros.err;
   const auto long_line = run_perlin("eval", "0.5\n" + std::string(5000, '1') + "\n");
   EXPECT_EQ(long_line.status, 1);
   EXPECT_NE(long_line.err.find("line 2 is longer than"), std::string::npos) << long_line.err;
@@ -329,7 +346,9 @@ TEST(CliEval, HostileInputIsBoundedEscapedAndDocumented) {
   EXPECT_EQ(esc.err.find('\x1b'), std::string::npos);
   EXPECT_NE(esc.err.find("'\\x1b[2J\\xff' is not a number"), std::string::npos) << esc.err;
   // A UTF-8 byte order mark is ignored; blank lines are skipped, as docs/cli.md says.
-  const auto bom = run_perlin("eval", "\xEF\xBB\xBF" "3.14 42 7\n\n \t \n3.14 42 7\n");
+  const auto bom = run_perlin("eval",
+                              "\xEF\xBB\xBF"
+                              "3.14 42 7\n\n \t \n3.14 42 7\n");
   EXPECT_EQ(bom.status, 0) << bom.err;
   EXPECT_EQ(bom.out, "0.13691995878400012\n0.13691995878400012\n");
 }

@@ -2,14 +2,13 @@
 // float TIFF (read back with libtiff: the .npy's values bit for bit; volumes as pages), 16-bit
 // TIFF, and OpenEXR (read back with OpenEXR: Y equals the .npy, RGB equals the PNG / 255);
 // every combination a format cannot hold is refused, leaving no file.
-#include <gtest/gtest.h>
-#include <tiffio.h>
-
 #include <ImfArray.h>
 #include <ImfChannelList.h>
-#include <ImfInputFile.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
+#include <ImfInputFile.h>
+#include <gtest/gtest.h>
+#include <tiffio.h>
 
 #include <cstring>
 #include <filesystem>
@@ -29,8 +28,8 @@ using perlin_test::slurp;
 using perlin_test::temp_dir;
 
 /// Every page of a TIFF, read with libtiff, as raw sample bytes; checks the sample layout.
-std::vector<std::vector<std::uint8_t>> tiff_pages(const fs::path& p, int bits, int format, std::uint32_t w,
-                                                  std::uint32_t h) {
+std::vector<std::vector<std::uint8_t>> tiff_pages(const fs::path& p, int bits, int format,
+                                                  std::uint32_t w, std::uint32_t h) {
   TIFF* t = TIFFOpen(p.c_str(), "r");
   EXPECT_NE(t, nullptr);
   std::vector<std::vector<std::uint8_t>> pages;
@@ -70,7 +69,10 @@ TEST(CliFormats, RawIsThePng16SamplesLittleEndian) {
     for (std::size_t i = 0; i < 65 * 33; ++i) {
       std::uint16_t s;
       std::memcpy(&s, png.data.data() + 2 * i, 2);
-      ASSERT_EQ(static_cast<unsigned char>(raw[2 * i]) | static_cast<unsigned char>(raw[2 * i + 1]) << 8, s) << i;
+      ASSERT_EQ(static_cast<unsigned char>(raw[2 * i]) | static_cast<unsigned char>(raw[2 * i + 1])
+                                                             << 8,
+                s)
+          << i;
     }
   }
 }
@@ -94,10 +96,13 @@ TEST(CliFormats, FloatTiffIsTheNpyAndVolumesArePages) {
     EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * 4), 0) << depth;
   }
   // 16-bit: the PNG-16's samples.
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.tiff") + " --size 40x30 --bits 16").status, 0);
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.png") + " --size 40x30 --bits 16").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.tiff") + " --size 40x30 --bits 16").status,
+            0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "g.png") + " --size 40x30 --bits 16").status,
+            0);
   const auto page = tiff_pages(d.path / "g.tiff", 16, SAMPLEFORMAT_UINT, 40, 30).at(0);
-  EXPECT_EQ(std::memcmp(page.data(), perlin::read_png(d.path / "g.png").data.data(), page.size()), 0);
+  EXPECT_EQ(std::memcmp(page.data(), perlin::read_png(d.path / "g.png").data.data(), page.size()),
+            0);
 }
 
 TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
@@ -105,8 +110,10 @@ TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
   const std::string args = " --preset ridges --size 37x23";
   ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.npy") + args).status, 0);
   ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "v.exr") + args).status, 0);
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.exr") + args + " --colormap heat").status, 0);
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.png") + args + " --colormap heat").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.exr") + args + " --colormap heat").status,
+            0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.png") + args + " --colormap heat").status,
+            0);
   const auto want = npy_values(d.path / "v.npy");
   {
     Imf::InputFile in((d.path / "v.exr").c_str());
@@ -116,7 +123,8 @@ TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
     ASSERT_NE(in.header().channels().findChannel("Y"), nullptr);
     std::vector<float> y(37 * 23);
     Imf::FrameBuffer fb;
-    fb.insert("Y", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(y.data()), sizeof(float), sizeof(float) * 37));
+    fb.insert("Y", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(y.data()), sizeof(float),
+                              sizeof(float) * 37));
     in.setFrameBuffer(fb);
     in.readPixels(dw.min.y, dw.max.y);
     EXPECT_EQ(std::memcmp(y.data(), want.data(), want.size() * 4), 0);
@@ -127,13 +135,14 @@ TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
     Imf::FrameBuffer fb;
     const char* names[3] = {"R", "G", "B"};
     for (int c = 0; c < 3; ++c) {
-      fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(rgb.data() + c), 3 * sizeof(float),
-                                     3 * sizeof(float) * 37));
+      fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(rgb.data() + c),
+                                     3 * sizeof(float), 3 * sizeof(float) * 37));
     }
     in.setFrameBuffer(fb);
     in.readPixels(0, 22);
     const auto png = perlin::read_png(d.path / "c.png");
-    for (std::size_t i = 0; i < rgb.size(); ++i) ASSERT_FLOAT_EQ(rgb[i] * 255.0f, float(png.data[i])) << i;
+    for (std::size_t i = 0; i < rgb.size(); ++i)
+      ASSERT_FLOAT_EQ(rgb[i] * 255.0f, float(png.data[i])) << i;
   }
 }
 

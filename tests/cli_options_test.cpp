@@ -105,9 +105,10 @@ TEST(CliOptions, OptionsBesideARecipeOverrideItAndSaySo) {
   const auto a = run_perlin("render -q -o " + q((d.path / "a.npy").string()) +
                             " --preset clouds --size 40x30 --no-normalize --seed 5 --step 0.03");
   ASSERT_EQ(a.status, 0) << a.err;
-  const auto b =
-      run_perlin("render -q -o " + q((d.path / "b.npy").string()) +
-                 " --recipe 'perlin=1&seed=5&fractal=fbm&octaves=6&decorrelate=true&preset=clouds&size=40x30&step=0.03'");
+  const auto b = run_perlin("render -q -o " + q((d.path / "b.npy").string()) +
+                            " --recipe "
+                            "'perlin=1&seed=5&fractal=fbm&octaves=6&decorrelate=true&preset=clouds&"
+                            "size=40x30&step=0.03'");
   ASSERT_EQ(b.status, 0) << b.err;
   const auto c = run_perlin("render -q -o " + q((d.path / "c.npy").string()) +
                             " --preset clouds --size 40x30 --seed 5 --step 0.03");
@@ -150,7 +151,8 @@ TEST(CliOptions, OverflowingCoordinatesAreRefusedByOneRuleInEveryCommand) {
       {"render --size 8x8 --frames 3 --loop --loop-radius 1e300", "beyond 2^52"},
       {"render --size 8x8 --frequency 1e300", "frequency: octave 0 would sample"},
       {"render --size 8x8 --fractal fbm --octaves 32 --frequency 1e291", "lacunarity: octave"},
-      {"render --size 8x8 --warp progressive --warp-amplitude 1e300 --warp-octaves 32", "warp-amplitude"},
+      {"render --size 8x8 --warp progressive --warp-amplitude 1e300 --warp-octaves 32",
+       "warp-amplitude"},
       {"eval --frequency 1e300", "frequency: octave 0 would sample"},
       {"eval --warp progressive --warp-amplitude 1e300 --warp-octaves 32", "warp-amplitude"},
   };
@@ -164,7 +166,8 @@ TEST(CliOptions, OverflowingCoordinatesAreRefusedByOneRuleInEveryCommand) {
   }
   EXPECT_EQ(perlin_test::count_files(d.path), 0u);
   // The largest accepted settings still give finite values.
-  const auto ok = run_perlin("eval --fractal fbm --octaves 32 --frequency 1e280", "4503599627370496 -4503599627370496\n");
+  const auto ok = run_perlin("eval --fractal fbm --octaves 32 --frequency 1e280",
+                             "4503599627370496 -4503599627370496\n");
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(ok.out.find("nan"), std::string::npos) << ok.out;
 }
@@ -173,10 +176,12 @@ TEST(CliOptions, TheMemoryLimitCountsEveryCopy) {
   // 23200^2 samples: 2.1 GB of values and 2.1 GB of .npy bytes exceed 4 GiB together (the values
   // alone did not), refused before anything is allocated.
   perlin_test::temp_dir d;
-  const auto npy = run_perlin("render -q --size 23200x23200 -o " + q((d.path / "big.npy").string()));
+  const auto npy =
+      run_perlin("render -q --size 23200x23200 -o " + q((d.path / "big.npy").string()));
   EXPECT_EQ(npy.status, 2);
   EXPECT_NE(npy.err.find("over the limit of 4294967296 bytes"), std::string::npos) << npy.err;
-  const auto exr = run_perlin("render -q --size 12000x12000 --colormap heat -o " + q((d.path / "big.exr").string()));
+  const auto exr = run_perlin("render -q --size 12000x12000 --colormap heat -o " +
+                              q((d.path / "big.exr").string()));
   EXPECT_EQ(exr.status, 2);
   EXPECT_EQ(perlin_test::count_files(d.path), 0u);
 }

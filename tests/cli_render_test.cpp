@@ -6,9 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
-
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,18 +23,19 @@
 namespace {
 
 namespace fs = std::filesystem;
+using perlin_test::count_files;
 using perlin_test::q;
 using perlin_test::run_perlin;
 using perlin_test::slurp;
 using perlin_test::temp_dir;
-using perlin_test::count_files;
 
 /// The float values of a .npy written by perlin (header checked against the expected shape).
 std::vector<float> read_npy(const fs::path& p, const std::string& shape) {
   const std::string bytes = slurp(p);
   EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
   const std::size_t header_len = static_cast<unsigned char>(bytes[8]) |
-                                 static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+                                 static_cast<std::size_t>(static_cast<unsigned char>(bytes[9]))
+                                     << 8;
   const std::string header = bytes.substr(10, header_len);
   EXPECT_NE(header.find("'shape': (" + shape + ")"), std::string::npos) << header;
   EXPECT_EQ((10 + header_len) % 64, 0u);
@@ -81,13 +81,16 @@ TEST(CliRender, SameCommandSameBytes) {
 TEST(CliRender, TileableImagesWrap) {
   const temp_dir d;
   for (const char* preset : {"clouds", "marble", "terrain", "warped"}) {
-    const std::string args = std::string(" --preset ") + preset + " --size 70x50 --step 0.043 --tileable";
+    const std::string args =
+        std::string(" --preset ") + preset + " --size 70x50 --step 0.043 --tileable";
     ASSERT_EQ(run_perlin("render -o " + q(d.path / "t.npy") + args).status, 0);
-    ASSERT_EQ(run_perlin("render -o " + q(d.path / "next.npy") + args + " --offset 70,50").status, 0);
+    ASSERT_EQ(run_perlin("render -o " + q(d.path / "next.npy") + args + " --offset 70,50").status,
+              0);
     const auto t = read_npy(d.path / "t.npy", "50, 70");
     const auto next = read_npy(d.path / "next.npy", "50, 70");
     // The tile one period further on is the same tile (up to the rounding of the coordinates).
-    for (std::size_t i = 0; i < t.size(); ++i) ASSERT_NEAR(t[i], next[i], 1e-4) << preset << " " << i;
+    for (std::size_t i = 0; i < t.size(); ++i)
+      ASSERT_NEAR(t[i], next[i], 1e-4) << preset << " " << i;
     // Across the seam the image changes no more than between neighbours inside it.
     double inner = 0, seam = 0;
     for (std::size_t j = 0; j < 50; ++j) {
@@ -105,13 +108,15 @@ TEST(CliRender, TileableImagesWrap) {
     EXPECT_LE(seam, 1.5 * inner) << preset;
   }
   // A warp frequency that no whole number of cells makes whole cannot tile.
-  const auto wf = run_perlin("render -o " + q(d.path / "w.png") + " --preset warped --tileable --warp-frequency 0.0001220703125");
+  const auto wf = run_perlin("render -o " + q(d.path / "w.png") +
+                             " --preset warped --tileable --warp-frequency 0.0001220703125");
   EXPECT_EQ(wf.status, 2);
   EXPECT_NE(wf.err.find("--warp-frequency"), std::string::npos) << wf.err;
   const auto r = run_perlin("render -o " + q(d.path / "w.png") + " --preset wood --tileable");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("wood"), std::string::npos);
-  const auto l = run_perlin("render -o " + q(d.path / "w.png") + " --tileable --lacunarity 2.5 --fractal fbm --octaves 3");
+  const auto l = run_perlin("render -o " + q(d.path / "w.png") +
+                            " --tileable --lacunarity 2.5 --fractal fbm --octaves 3");
   EXPECT_EQ(l.status, 2);
   EXPECT_NE(l.err.find("lacunarity"), std::string::npos);
 }
@@ -119,22 +124,27 @@ TEST(CliRender, TileableImagesWrap) {
 TEST(CliRender, ARegionIsTheCropOfTheWholeMap) {
   const temp_dir d;
   // Every preset, with the default origin too (wood's used to depend on --size).
-  for (const std::string preset : {"terrain", "clouds", "marble", "plain", "wood", "ridges", "warped"}) {
-   for (const std::string origin : {" --origin 3.5,-7.25", ""}) {
-    const std::string args = " --preset " + preset + origin + " --step 0.031";
-    ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status, 0);
-    ASSERT_EQ(run_perlin("render -o " + q(d.path / "part.png") + args + " --size 20x15 --offset 17,9").status, 0);
-    const auto whole = perlin::read_png(d.path / "whole.png");
-    const auto part = perlin::read_png(d.path / "part.png");
-    const std::size_t ch = static_cast<std::size_t>(whole.channels);
-    ASSERT_EQ(part.channels, whole.channels);
-    for (std::size_t j = 0; j < 15; ++j) {
-      for (std::size_t i = 0; i < 20 * ch; ++i) {
-        ASSERT_EQ(part.data[j * 20 * ch + i], whole.data[(j + 9) * 64 * ch + 17 * ch + i])
-            << preset << origin << " " << i << "," << j;
+  for (const std::string preset :
+       {"terrain", "clouds", "marble", "plain", "wood", "ridges", "warped"}) {
+    for (const std::string origin : {" --origin 3.5,-7.25", ""}) {
+      const std::string args = " --preset " + preset + origin + " --step 0.031";
+      ASSERT_EQ(run_perlin("render -o " + q(d.path / "whole.png") + args + " --size 64x48").status,
+                0);
+      ASSERT_EQ(
+          run_perlin("render -o " + q(d.path / "part.png") + args + " --size 20x15 --offset 17,9")
+              .status,
+          0);
+      const auto whole = perlin::read_png(d.path / "whole.png");
+      const auto part = perlin::read_png(d.path / "part.png");
+      const std::size_t ch = static_cast<std::size_t>(whole.channels);
+      ASSERT_EQ(part.channels, whole.channels);
+      for (std::size_t j = 0; j < 15; ++j) {
+        for (std::size_t i = 0; i < 20 * ch; ++i) {
+          ASSERT_EQ(part.data[j * 20 * ch + i], whole.data[(j + 9) * 64 * ch + 17 * ch + i])
+              << preset << origin << " " << i << "," << j;
+        }
       }
     }
-   }
   }
 }
 
@@ -146,7 +156,10 @@ TEST(CliRender, DefaultContrastIsFullAndStillTiles) {
   const auto img = perlin::read_png(d.path / "a.png");
   const auto [lo, hi] = std::minmax_element(img.data.begin(), img.data.end());
   EXPECT_GE(*hi - *lo, 230) << int(*lo) << ".." << int(*hi);
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 512x512 --range bound --plane aligned").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") +
+                       " --size 512x512 --range bound --plane aligned")
+                .status,
+            0);
   const auto bound = perlin::read_png(d.path / "b.png");
   const perlin::improved_noise n;
   for (std::size_t i = 0; i < 512; i += 37) {
@@ -161,7 +174,10 @@ TEST(CliRender, DefaultLoopsFlowInsteadOfBoiling) {
   // The default radius moves the circle 2 pixel steps a frame: the mean change between frames
   // stays within 3x the mean change between neighbouring pixels (22x with radius 1 before).
   const temp_dir d;
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") + " --preset clouds --size 64x64 --frames 12 --loop").status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") +
+                       " --preset clouds --size 64x64 --frames 12 --loop")
+                .status,
+            0);
   std::vector<std::vector<float>> f;
   for (int k = 0; k < 12; ++k) {
     char name[32];
@@ -186,8 +202,10 @@ TEST(CliRender, CompressionLevelsGiveTheSamePixels) {
   std::vector<std::uint8_t> pixels;
   for (const int level : {9, 6, 1, 0}) {  // larger files as the level drops
     const fs::path out = d.path / ("c" + std::to_string(level) + ".png");
-    ASSERT_EQ(run_perlin("render -q -o " + q(out) + " --preset clouds --size 300x200 --compression " +
-                         std::to_string(level)).status, 0);
+    ASSERT_EQ(run_perlin("render -q -o " + q(out) +
+                         " --preset clouds --size 300x200 --compression " + std::to_string(level))
+                  .status,
+              0);
     const auto img = perlin::read_png(out);
     if (pixels.empty()) pixels = img.data;
     EXPECT_EQ(img.data, pixels) << level;
@@ -201,15 +219,16 @@ TEST(CliRender, NothingIsSilentlyIgnored) {
   const temp_dir d;
   const std::string out = q(d.path / "a.png");
   // Options that change nothing here: a warning on stderr (and the render is made).
-  for (const char* args : {"--octaves 8", "--lacunarity 3", "--normalize", "--decorrelate --preset plain",
-                           "--interp cubic"}) {
+  for (const char* args : {"--octaves 8", "--lacunarity 3", "--normalize",
+                           "--decorrelate --preset plain", "--interp cubic"}) {
     const auto r = run_perlin("render -o " + out + " --size 8x8 " + args);
     EXPECT_EQ(r.status, 0) << args;
     EXPECT_NE(r.err.find("perlin: warning: "), std::string::npos) << args << ": " << r.err;
     EXPECT_NE(r.err.find("has no effect"), std::string::npos) << r.err;
   }
   EXPECT_TRUE(run_perlin("render -o " + out + " --size 8x8 --octaves 8 --fractal fbm").err.empty());
-  EXPECT_TRUE(run_perlin("render -o " + out + " --size 8x8 --preset clouds --octaves 3").err.empty());
+  EXPECT_TRUE(
+      run_perlin("render -o " + out + " --size 8x8 --preset clouds --octaves 3").err.empty());
   // Options that can only be mistakes here: a usage error.
   for (const char* args : {"--loop-radius 2", "--loop-radius 2 --frames 3", "--time-step 0.1",
                            "--time-step 0.1 --frames 3 --loop", "--frames 0"}) {
@@ -231,10 +250,13 @@ TEST(CliRender, OutputNamesStandardOutputAndVersion) {
   fallback = fallback.substr(fallback.rfind('\n', fallback.size() - 2) + 1);
   fallback = fallback.substr(0, fallback.find_first_of(" :\n"));
   for (auto& ch : fallback) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  EXPECT_EQ(run_perlin("render -q -o " + q(d.path / "b.png") + " --size 8x8 --simd " + fallback).status, 0)
+  EXPECT_EQ(
+      run_perlin("render -q -o " + q(d.path / "b.png") + " --size 8x8 --simd " + fallback).status,
+      0)
       << fallback;
   // -o -: the bytes of the file on standard output.
-  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "c.png") + " --size 16x8 --preset clouds").status, 0);
+  ASSERT_EQ(
+      run_perlin("render -q -o " + q(d.path / "c.png") + " --size 16x8 --preset clouds").status, 0);
   const auto png = run_perlin("render -q -o - --size 16x8 --preset clouds");
   EXPECT_EQ(png.status, 0) << png.err;
   EXPECT_EQ(png.out, slurp(d.path / "c.png"));
@@ -254,7 +276,10 @@ TEST(CliRender, OutputNamesStandardOutputAndVersion) {
 
 TEST(CliRender, SixteenBitHeightmapsHaveMoreThan256Levels) {
   const temp_dir d;
-  ASSERT_EQ(run_perlin("render -o " + q(d.path / "h.png") + " --preset terrain --bits 16 --size 128x128").status, 0);
+  ASSERT_EQ(
+      run_perlin("render -o " + q(d.path / "h.png") + " --preset terrain --bits 16 --size 128x128")
+          .status,
+      0);
   const auto img = perlin::read_png(d.path / "h.png");
   ASSERT_EQ(img.bit_depth, 16);
   std::set<std::uint16_t> levels;
@@ -268,7 +293,8 @@ TEST(CliRender, SixteenBitHeightmapsHaveMoreThan256Levels) {
 
 TEST(CliRender, FramesVolumesAndStretch) {
   const temp_dir d;
-  auto r = run_perlin("render -o " + q(d.path / "f.png") + " --size 24x16 --frames 8 --loop --loop-radius 1 --preset clouds");
+  auto r = run_perlin("render -o " + q(d.path / "f.png") +
+                      " --size 24x16 --frames 8 --loop --loop-radius 1 --preset clouds");
   ASSERT_EQ(r.status, 0) << r.err;
   for (int k = 0; k < 8; ++k) {
     char name[32];
@@ -277,7 +303,8 @@ TEST(CliRender, FramesVolumesAndStretch) {
   }
   EXPECT_FALSE(fs::exists(d.path / "f_0008.png"));
   // The loop is a circle: frame 2 of 8 and frame 1 of 4 sit at the same angle.
-  r = run_perlin("render -o " + q(d.path / "g.png") + " --size 24x16 --frames 4 --loop --loop-radius 1 --preset clouds");
+  r = run_perlin("render -o " + q(d.path / "g.png") +
+                 " --size 24x16 --frames 4 --loop --loop-radius 1 --preset clouds");
   ASSERT_EQ(r.status, 0);
   EXPECT_EQ(slurp(d.path / "f_0002.png"), slurp(d.path / "g_0001.png"));
   EXPECT_NE(slurp(d.path / "f_0001.png"), slurp(d.path / "f_0002.png"));
@@ -318,7 +345,8 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + out + " --origin 1", 2, "--origin"},
       {"render -o " + out + " --offset 1.5,2", 2, "--offset"},
       {"render -o " + out + " --octaves 0", 2, "octaves"},
-      {"render -o " + out + " --preset warped --warp-octaves 0", 2, "warp-octaves: must be 1 to 32, got 0"},
+      {"render -o " + out + " --preset warped --warp-octaves 0", 2,
+       "warp-octaves: must be 1 to 32, got 0"},
       {"render -o " + out + " --warp basic --warp-amplitude -1", 2, "warp-amplitude: must be >= 0"},
       {"render -o " + out + " --warp basic --warp-amplitude nan", 2, "warp-amplitude"},
       {"render -o " + out + " --warp basic --warp-frequency 0", 2, "warp-frequency"},
@@ -332,11 +360,13 @@ TEST(CliRender, BadInputFailsCleanlyAndLeavesNoFile) {
       {"render -o " + q(d.path / "x.npy") + " --depth -1", 2, "--depth: must be 1 to"},
       {"render -o " + q(d.path / "x.npy") + " --depth 0", 2, "--depth"},
       {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4294967296", 2, "--depth"},
-      {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4096", 2, "bytes of memory"},
+      {"render -o " + q(d.path / "x.npy") + " --size 65536x65536 --depth 4096", 2,
+       "bytes of memory"},
       {"render -o " + out + " --persistence 1e308 --fractal fbm --octaves 32", 2, "persistence"},
       {"render -o " + out + " --time-step nan --frames 2", 2, "--time-step"},
       {"render -o " + out + " --tileable --period 8", 2, "drop --period"},
-      {"render -o " + out + " --tileable --fractal fbm --octaves 2 --lacunarity 5e9", 2, "--lacunarity"},
+      {"render -o " + out + " --tileable --fractal fbm --octaves 2 --lacunarity 5e9", 2,
+       "--lacunarity"},
       {"render -o " + q(d.path / "x.npy") + " --colormap heat", 2, ".npy holds the raw values"},
       {"render -o " + q(d.path / "x.npy") + " --bits 16", 2, ".npy holds the raw values"},
       {"render -o " + out + " --scale 0", 2, "--scale"},
@@ -377,35 +407,45 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
     const auto v = render_values("--plane aligned --size 6x4 " + args, "4, 6");
     for (std::size_t j = 0; j < 4; ++j) {
       for (std::size_t i = 0; i < 6; ++i) {
-        ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), 2e-6) << args << " " << i << "," << j;
+        ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), 2e-6)
+            << args << " " << i << "," << j;
       }
     }
   };
   check("--scale 8", [&](double i, double j) { return n.noise2d(i / 8, j / 8); });
-  check("--step 0.2 --origin 1.5,-2", [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
+  check("--step 0.2 --origin 1.5,-2",
+        [&](double i, double j) { return n.noise2d(1.5 + i * 0.2, -2 + j * 0.2); });
   // Three or four origin values: the slice of the 3-D or 4-D field.
-  check("--step 0.2 --origin 1.5,-2,0.75", [&](double i, double j) { return n.noise3d(1.5 + i * 0.2, -2 + j * 0.2, 0.75); });
+  check("--step 0.2 --origin 1.5,-2,0.75",
+        [&](double i, double j) { return n.noise3d(1.5 + i * 0.2, -2 + j * 0.2, 0.75); });
   check("--step 0.2 --origin 1.5,-2,0.75,-0.5",
         [&](double i, double j) { return n.noise4d(1.5 + i * 0.2, -2 + j * 0.2, 0.75, -0.5); });
   // --origin X,Y,Z: the slice z = Z of the 3-D noise (a 2-D image samples noise2d, the z = 0
   // slice, unless frames or a volume make it 3-D); frames take z = Z + (K + k) * T.
   {
     const temp_dir d;
-    ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "f.npy") +
-                         " --plane aligned --size 6x4 --step 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
-                  .status, 0);
+    ASSERT_EQ(
+        run_perlin(
+            "render -q -o " + q(d.path / "f.npy") +
+            " --plane aligned --size 6x4 --step 0.2 --origin 0,0,0.5 --frames 2 --time-step 0.3")
+            .status,
+        0);
     const auto f1 = read_npy(d.path / "f_0001.npy", "4, 6");
-    for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
+    for (std::size_t i = 0; i < 6; ++i)
+      EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
   }
   // --loop with --loop-radius R and --origin X,Y,Z,W: frame k at (Z + R cos, W + R sin).
   {
     const temp_dir d;
     ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "l.npy") +
-                         " --plane aligned --size 6x4 --step 0.2 --origin 0,0,1,2 --frames 4 --loop --loop-radius 3")
-                  .status, 0);
+                         " --plane aligned --size 6x4 --step 0.2 --origin 0,0,1,2 --frames 4 "
+                         "--loop --loop-radius 3")
+                  .status,
+              0);
     const auto l1 = read_npy(d.path / "l_0001.npy", "4, 6");  // angle pi/2: (Z, W + R)
     for (std::size_t i = 0; i < 6; ++i) {
-      EXPECT_NEAR(l1[i], n.noise4d(double(i) * 0.2, 0.0, 1 + 3 * std::cos(M_PI / 2), 2.0 + 3), 2e-6);
+      EXPECT_NEAR(l1[i], n.noise4d(double(i) * 0.2, 0.0, 1 + 3 * std::cos(M_PI / 2), 2.0 + 3),
+                  2e-6);
     }
   }
 }
@@ -416,12 +456,14 @@ TEST(CliRender, StrictAndSimdGiveTheSameBitsOnEveryTarget) {
   std::vector<std::string> names;
   std::istringstream lines(targets.out);
   for (std::string line; std::getline(lines, line);) {
-    if (line.find("not used") == std::string::npos) names.push_back(line.substr(0, line.find_first_of(" :")));
+    if (line.find("not used") == std::string::npos)
+      names.push_back(line.substr(0, line.find_first_of(" :")));
   }
   ASSERT_FALSE(names.empty());
   std::string first;
   for (const auto& t : names) {
-    const auto r = run_perlin("render -q -o " + q(d.path / "s.npy") + " --preset clouds --size 40x30 --strict --simd " + t);
+    const auto r = run_perlin("render -q -o " + q(d.path / "s.npy") +
+                              " --preset clouds --size 40x30 --strict --simd " + t);
     ASSERT_EQ(r.status, 0) << t << ": " << r.err;
     const std::string bytes = slurp(d.path / "s.npy");
     if (first.empty()) {
@@ -463,10 +505,10 @@ TEST(CliRender, AnInterruptedRenderLeavesTheOldFileAndNothingElse) {
   const temp_dir d;
   std::ofstream(d.path / "map.png") << "old map";
   // Shaded reliefs (8 octaves with gradients): slow enough to be interrupted at every moment.
-  const std::vector<std::string> one = {"render", "-q", "-o", "map.png", "--preset", "terrain",
-                                        "--size", "4000x4000"};
-  const std::vector<std::string> frames = {"render", "-q", "-o", "anim.png", "--preset", "terrain",
-                                           "--size", "500x500", "--frames", "40"};
+  const std::vector<std::string> one = {"render",   "-q",      "-o",     "map.png",
+                                        "--preset", "terrain", "--size", "4000x4000"};
+  const std::vector<std::string> frames = {"render",  "-q",     "-o",      "anim.png", "--preset",
+                                           "terrain", "--size", "500x500", "--frames", "40"};
   std::size_t interrupted = 0;
   for (const int sig : {SIGINT, SIGTERM, SIGKILL}) {
     for (const int ms : {30, 150, 400, 900}) {
@@ -488,7 +530,8 @@ TEST(CliRender, AnInterruptedRenderLeavesTheOldFileAndNothingElse) {
         }
         EXPECT_EQ(slurp(d.path / "map.png"), "old map") << sig << " after " << ms << " ms";
         std::vector<std::string> left;
-        for (const auto& e : fs::directory_iterator(d.path)) left.push_back(e.path().filename().string());
+        for (const auto& e : fs::directory_iterator(d.path))
+          left.push_back(e.path().filename().string());
         // Nothing new, or (a signal that came while they were published, which it waits for)
         // every frame.
         if (sig == SIGKILL || left.size() != 41) {
@@ -508,8 +551,7 @@ TEST(CliRender, FilesGetTheModeOfTheUmaskOrOfTheFileTheyReplace) {
   ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "a.png") + " --size 8x8").status, 0);
   const mode_t mask = ::umask(022);
   ::umask(mask);
-  EXPECT_EQ(fs::status(d.path / "a.png").permissions(),
-            static_cast<fs::perms>(0666 & ~mask));
+  EXPECT_EQ(fs::status(d.path / "a.png").permissions(), static_cast<fs::perms>(0666 & ~mask));
   fs::permissions(d.path / "a.png", static_cast<fs::perms>(0640));
   ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "a.png") + " --size 8x8").status, 0);
   EXPECT_EQ(fs::status(d.path / "a.png").permissions(), static_cast<fs::perms>(0640));
@@ -521,8 +563,10 @@ TEST(CliTargets, ListsTheActiveTarget) {
   EXPECT_NE(r.out.find(" *: self-check passed\n"), std::string::npos) << r.out;
   // The portable fallback is always there, last: SCALAR or EMU128 depending on the compiler;
   // every line says its self-check's result.
-  EXPECT_TRUE(r.out.ends_with("SCALAR: self-check passed\n") || r.out.ends_with("EMU128: self-check passed\n") ||
-              r.out.ends_with("SCALAR *: self-check passed\n") || r.out.ends_with("EMU128 *: self-check passed\n"))
+  EXPECT_TRUE(r.out.ends_with("SCALAR: self-check passed\n") ||
+              r.out.ends_with("EMU128: self-check passed\n") ||
+              r.out.ends_with("SCALAR *: self-check passed\n") ||
+              r.out.ends_with("EMU128 *: self-check passed\n"))
       << r.out;
 }
 

@@ -35,15 +35,26 @@ struct stop {
 
 /// The colormap stops of docs/render.md.
 std::vector<stop> stops_of(const std::string& name) {
-  if (name == "clouds") return {{0, {40, 90, 170}}, {0.45, {90, 150, 220}}, {0.7, {235, 240, 250}}, {1, {255, 255, 255}}};
-  if (name == "marble") return {{0, {30, 30, 45}}, {0.1, {105, 103, 115}}, {0.3, {212, 208, 200}}, {1, {250, 250, 247}}};
-  if (name == "wood") return {{0, {95, 52, 22}}, {0.55, {185, 120, 62}}, {0.8, {205, 145, 85}}, {1, {120, 68, 30}}};
-  if (name == "flow") return {{0, {11, 29, 51}}, {0.35, {31, 111, 120}}, {0.6, {232, 217, 176}}, {0.8, {192, 96, 58}}, {1, {58, 15, 18}}};
-  if (name == "heat") return {{0, {0, 0, 0}}, {0.35, {160, 20, 10}}, {0.7, {250, 160, 20}}, {1, {255, 255, 230}}};
+  if (name == "clouds")
+    return {
+        {0, {40, 90, 170}}, {0.45, {90, 150, 220}}, {0.7, {235, 240, 250}}, {1, {255, 255, 255}}};
+  if (name == "marble")
+    return {
+        {0, {30, 30, 45}}, {0.1, {105, 103, 115}}, {0.3, {212, 208, 200}}, {1, {250, 250, 247}}};
+  if (name == "wood")
+    return {{0, {95, 52, 22}}, {0.55, {185, 120, 62}}, {0.8, {205, 145, 85}}, {1, {120, 68, 30}}};
+  if (name == "flow")
+    return {{0, {11, 29, 51}},
+            {0.35, {31, 111, 120}},
+            {0.6, {232, 217, 176}},
+            {0.8, {192, 96, 58}},
+            {1, {58, 15, 18}}};
+  if (name == "heat")
+    return {{0, {0, 0, 0}}, {0.35, {160, 20, 10}}, {0.7, {250, 160, 20}}, {1, {255, 255, 230}}};
   if (name == "terrain") {
-    return {{0, {8, 24, 80}},        {0.42, {28, 78, 150}},   {0.49, {70, 140, 200}},
-            {0.5, {214, 202, 150}},  {0.52, {110, 165, 80}},  {0.6, {55, 115, 55}},
-            {0.68, {115, 100, 80}},  {0.78, {165, 155, 145}}, {0.86, {250, 250, 252}},
+    return {{0, {8, 24, 80}},       {0.42, {28, 78, 150}},   {0.49, {70, 140, 200}},
+            {0.5, {214, 202, 150}}, {0.52, {110, 165, 80}},  {0.6, {55, 115, 55}},
+            {0.68, {115, 100, 80}}, {0.78, {165, 155, 145}}, {0.86, {250, 250, 252}},
             {1, {255, 255, 255}}};
   }
   ADD_FAILURE() << "no colormap " << name;
@@ -56,7 +67,8 @@ std::array<double, 3> colour(const std::vector<stop>& s, double t) {
   while (k + 1 < s.size() && t > s[k].t) ++k;
   const double u = std::clamp((t - s[k - 1].t) / (s[k].t - s[k - 1].t), 0.0, 1.0);
   std::array<double, 3> c{};
-  for (int i = 0; i < 3; ++i) c[i] = std::round(s[k - 1].rgb[i] + u * (s[k].rgb[i] - s[k - 1].rgb[i]));
+  for (int i = 0; i < 3; ++i)
+    c[i] = std::round(s[k - 1].rgb[i] + u * (s[k].rgb[i] - s[k - 1].rgb[i]));
   return c;
 }
 
@@ -86,11 +98,15 @@ struct recipe {
 const recipe k_presets[] = {
     {"plain", perlin::fractal_kind::none, 1, false, 1.0 / 64, "grey", formula::plain, false, true},
     {"clouds", perlin::fractal_kind::fbm, 6, true, 1.0 / 128, "clouds", formula::plain, false},
-    {"marble", perlin::fractal_kind::turbulence, 6, true, 1.0 / 64, "marble", formula::marble, false},
+    {"marble", perlin::fractal_kind::turbulence, 6, true, 1.0 / 64, "marble", formula::marble,
+     false},
     {"wood", perlin::fractal_kind::fbm, 3, true, 1.0 / 64, "wood", formula::wood, false},
-    {"terrain", perlin::fractal_kind::fbm, 8, true, 1.0 / 256, "terrain", formula::plain, true, true},
-    {"ridges", perlin::fractal_kind::ridged, 7, false, 1.0 / 128, "terrain", formula::plain, false, true},
-    {"warped", perlin::fractal_kind::fbm, 5, true, 1.0 / 128, "flow", formula::plain, false, false, true},
+    {"terrain", perlin::fractal_kind::fbm, 8, true, 1.0 / 256, "terrain", formula::plain, true,
+     true},
+    {"ridges", perlin::fractal_kind::ridged, 7, false, 1.0 / 128, "terrain", formula::plain, false,
+     true},
+    {"warped", perlin::fractal_kind::fbm, 5, true, 1.0 / 128, "flow", formula::plain, false, false,
+     true},
 };
 
 perlin::field field_of(const recipe& r) {
@@ -101,7 +117,10 @@ perlin::field field_of(const recipe& r) {
   if (r.rotated) out.set_plane(perlin::plane::rotated);
   if (r.warped) {
     perlin::warp w;
-    w.set_kind(perlin::warp_kind::progressive).set_amplitude(2.5).set_frequency(0.25).set_octaves(4);
+    w.set_kind(perlin::warp_kind::progressive)
+        .set_amplitude(2.5)
+        .set_frequency(0.25)
+        .set_octaves(4);
     out.set_warp(w);
   }
   return out;
@@ -110,10 +129,14 @@ perlin::field field_of(const recipe& r) {
 enum class mode { image, frames, loop, volume };
 const char* name_of(mode m) {
   switch (m) {
-    case mode::image: return "image";
-    case mode::frames: return "frames";
-    case mode::loop: return "loop";
-    default: return "volume";
+    case mode::image:
+      return "image";
+    case mode::frames:
+      return "frames";
+    case mode::loop:
+      return "loop";
+    default:
+      return "volume";
   }
 }
 
@@ -125,8 +148,8 @@ struct render_case {
   std::string cmap;                   // "" = the preset's
   int bits = 8;
   bool npy = false;
-  std::string extra;                  // more options
-  std::size_t every = 1;              // compare columns i % every == 0 and the last one only
+  std::string extra;      // more options
+  std::size_t every = 1;  // compare columns i % every == 0 and the last one only
 };
 
 std::size_t dims_of(mode m) { return m == mode::image ? 2 : (m == mode::loop ? 4 : 3); }
@@ -139,7 +162,8 @@ std::array<double, 4> point_of(const render_case& c, std::size_t i, std::size_t 
     x0 = -256 * f;
     y0 = -256 * f;
   }
-  std::array<double, 4> p = {x0 + static_cast<double>(i) * f, y0 + static_cast<double>(j) * f, 0, 0};
+  std::array<double, 4> p = {x0 + static_cast<double>(i) * f, y0 + static_cast<double>(j) * f, 0,
+                             0};
   if (c.m == mode::frames || c.m == mode::volume) p[2] = static_cast<double>(k) * f;
   if (c.m == mode::loop) {  // the default radius: frames x pixel step / pi
     const double a = 2 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(c.n);
@@ -226,7 +250,8 @@ std::size_t check_case(const render_case& c) {
           for (std::size_t i = 0; i < c.w; ++i) {
             const double want = value_at(c, fld, point_of(c, i, j, std::max(k, s)), nullptr);
             if (near_edge(c, want, 0)) continue;
-            EXPECT_NEAR(v[(s * c.h + j) * c.w + i], want, tol) << label << " at " << i << "," << j << "," << s;
+            EXPECT_NEAR(v[(s * c.h + j) * c.w + i], want, tol)
+                << label << " at " << i << "," << j << "," << s;
             ++compared;
           }
         }
@@ -262,7 +287,8 @@ std::size_t check_case(const render_case& c) {
         }
         auto rgb = colour(stops, t);
         if (shaded && t > 0.5) {
-          for (auto& ch : rgb) ch = std::floor(std::clamp(ch * shade(grad[0], grad[1]), 0.0, 255.0));
+          for (auto& ch : rgb)
+            ch = std::floor(std::clamp(ch * shade(grad[0], grad[1]), 0.0, 255.0));
         }
         for (std::size_t ch = 0; ch < 3; ++ch) {
           EXPECT_NEAR(img.data[3 * px + ch], rgb[ch], 1.0)
@@ -278,11 +304,11 @@ std::size_t check_case(const render_case& c) {
 TEST(CliRenderValues, EveryPresetMatchesItsFormulaIn8And16BitsAndEveryColormap) {
   for (const auto& r : k_presets) {
     SCOPED_TRACE(r.name);
-    EXPECT_GT(check_case({.r = r}), 300u);                      // the preset's colormap
-    EXPECT_GT(check_case({.r = r, .cmap = "grey"}), 300u);      // 8-bit grey
-    EXPECT_GT(check_case({.r = r, .bits = 16}), 300u);          // 16-bit grey
-    EXPECT_GT(check_case({.r = r, .cmap = "heat"}), 300u);      // another colormap (shaded terrain)
-    EXPECT_GT(check_case({.r = r, .npy = true}), 300u);         // the raw values (after the formula)
+    EXPECT_GT(check_case({.r = r}), 300u);                  // the preset's colormap
+    EXPECT_GT(check_case({.r = r, .cmap = "grey"}), 300u);  // 8-bit grey
+    EXPECT_GT(check_case({.r = r, .bits = 16}), 300u);      // 16-bit grey
+    EXPECT_GT(check_case({.r = r, .cmap = "heat"}), 300u);  // another colormap (shaded terrain)
+    EXPECT_GT(check_case({.r = r, .npy = true}), 300u);     // the raw values (after the formula)
   }
 }
 
@@ -328,9 +354,13 @@ TEST(CliRenderValues, CustomColormapsAndInvert) {
     return std::clamp((value_at(c, fld, point_of(c, i, j, 0), nullptr) - lo) / (hi - lo), 0.0, 1.0);
   };
   ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "c.png").string() +
-                       "' --preset clouds --size 24x18 --colormap 0:#000000,0.25:#ff0000,1:#00ff80").status, 0);
+                       "' --preset clouds --size 24x18 --colormap 0:#000000,0.25:#ff0000,1:#00ff80")
+                .status,
+            0);
   ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "i.png").string() +
-                       "' --preset clouds --size 24x18 --colormap grey --invert").status, 0);
+                       "' --preset clouds --size 24x18 --colormap grey --invert")
+                .status,
+            0);
   const auto c = perlin::read_png(d.path / "c.png");
   const auto inv = perlin::read_png(d.path / "i.png");
   const std::vector<stop> custom = {{0, {0, 0, 0}}, {0.25, {255, 0, 0}}, {1, {0, 255, 128}}};
@@ -338,7 +368,8 @@ TEST(CliRenderValues, CustomColormapsAndInvert) {
     for (std::size_t i = 0; i < 24; ++i) {
       const double t = value_t(i, j);
       const auto rgb = colour(custom, t);
-      for (std::size_t ch = 0; ch < 3; ++ch) ASSERT_NEAR(c.data[3 * (j * 24 + i) + ch], rgb[ch], 1.0);
+      for (std::size_t ch = 0; ch < 3; ++ch)
+        ASSERT_NEAR(c.data[3 * (j * 24 + i) + ch], rgb[ch], 1.0);
       ASSERT_NEAR(inv.data[j * 24 + i], std::round((1 - t) * 255), 1.0);
     }
   }

@@ -89,7 +89,8 @@ TEST(CliOutputTargets, ManyFramesHoldBoundedDescriptors) {
   // Each finished frame releases its descriptor: 300 frames under a limit of 64 descriptors.
   const temp_dir d;
   const std::string cmd = "sh -c \"ulimit -n 64 && '" + std::string(PERLIN_EXE) +
-                          "' render -q --size 4x4 --frames 300 -o '" + (d.path / "h.png").string() + "'\"";
+                          "' render -q --size 4x4 --frames 300 -o '" + (d.path / "h.png").string() +
+                          "'\"";
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_TRUE(fs::exists(d.path / "h_0299.png"));
 }

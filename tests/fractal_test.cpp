@@ -36,7 +36,8 @@ TEST(Fractal, KindsFollowTheirDefinitions) {
   EXPECT_DOUBLE_EQ(f.eval2d(n, x, y),
                    std::abs(n_i[0]) + 0.5 * std::abs(n_i[1]) + 0.25 * std::abs(n_i[2]));
   f.set_kind(perlin::fractal_kind::billow);
-  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), (2 * std::abs(n_i[0]) - 1) + 0.5 * (2 * std::abs(n_i[1]) - 1) +
+  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), (2 * std::abs(n_i[0]) - 1) +
+                                          0.5 * (2 * std::abs(n_i[1]) - 1) +
                                           0.25 * (2 * std::abs(n_i[2]) - 1));
   f.set_kind(perlin::fractal_kind::ridged);
   double w = 1, total = 0, amp = 1;
@@ -100,9 +101,11 @@ TEST(Fractal, DerivativesMatchCentralDifferences) {
         a[k] -= h;
         b[k] += h;
         const double num = (f.eval<perlin::improved_noise, double>(n, b) -
-                            f.eval<perlin::improved_noise, double>(n, a)) / (2 * h);
+                            f.eval<perlin::improved_noise, double>(n, a)) /
+                           (2 * h);
         const double numv = (f.eval<perlin::value_noise, double>(v, b) -
-                             f.eval<perlin::value_noise, double>(v, a)) / (2 * h);
+                             f.eval<perlin::value_noise, double>(v, a)) /
+                            (2 * h);
         // fBm is smooth: 1e-6 (its octaves reach frequency 5.6, whose third derivatives are
         // 175 times the base noise's). |n| and clamp have kinks, where central differences
         // straddle them; away from them the analytic gradient is exact: 1e-4.

@@ -41,11 +41,17 @@ std::vector<perlin::field> fields() {
   out.emplace_back();  // Ken Perlin's noise
   perlin::improved_noise seeded(5);
   seeded.lattice().set_period(0, 3).set_period(1, 16).set_period(2, 7).set_period(3, 5);
-  out.emplace_back(seeded, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(5)
-                               .set_frequency(0.7).set_decorrelate(true));
-  out.emplace_back(perlin::improved_noise(8),
-                   perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(4)
-                       .set_lacunarity(2.5).set_persistence(0.6).set_normalize(true));
+  out.emplace_back(seeded, perlin::fractal()
+                               .set_kind(perlin::fractal_kind::fbm)
+                               .set_octaves(5)
+                               .set_frequency(0.7)
+                               .set_decorrelate(true));
+  out.emplace_back(perlin::improved_noise(8), perlin::fractal()
+                                                  .set_kind(perlin::fractal_kind::ridged)
+                                                  .set_octaves(4)
+                                                  .set_lacunarity(2.5)
+                                                  .set_persistence(0.6)
+                                                  .set_normalize(true));
   out.emplace_back(perlin::improved_noise(),
                    perlin::fractal().set_kind(perlin::fractal_kind::turbulence).set_octaves(3));
   for (const auto interp : {perlin::interpolation::linear, perlin::interpolation::cosine,
@@ -102,8 +108,9 @@ TEST(Grid, DoubleGridIsTheSingleCallsBitForBit) {
   for (std::size_t k = 0; k < 3; ++k) {
     for (std::size_t j = 0; j < 4; ++j) {
       for (std::size_t i = 0; i < 11; ++i) {
-        EXPECT_EQ(out[(k * 4 + j) * 11 + i],
-                  n.noise3d(3.14 + double(i) * 0.1, 41.5 + double(j) * 0.25, 6.5 + double(k) * 0.25));
+        EXPECT_EQ(
+            out[(k * 4 + j) * 11 + i],
+            n.noise3d(3.14 + double(i) * 0.1, 41.5 + double(j) * 0.25, 6.5 + double(k) * 0.25));
       }
     }
   }
@@ -118,16 +125,23 @@ TEST(Grid, DoubleGridsOfPlainNoiseAndFbmAreTheScalarPathBitForBitOnEveryTarget) 
   using perlin::fractal_kind;
   std::vector<perlin::field> fs;
   fs.emplace_back();
-  fs.emplace_back(perlin::improved_noise(7),
-                  perlin::fractal().set_kind(fractal_kind::none).set_frequency(1.7).set_decorrelate(true));
+  fs.emplace_back(
+      perlin::improved_noise(7),
+      perlin::fractal().set_kind(fractal_kind::none).set_frequency(1.7).set_decorrelate(true));
   perlin::improved_noise periodic(3);
   periodic.lattice().set_period(0, 16).set_period(1, 5).set_period(2, 1000);
   fs.emplace_back(periodic, perlin::fractal().set_kind(fractal_kind::none).set_frequency(0.5));
-  fs.emplace_back(perlin::improved_noise(9), perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(5)
-                                                 .set_normalize(true).set_decorrelate(true));
+  fs.emplace_back(perlin::improved_noise(9), perlin::fractal()
+                                                 .set_kind(fractal_kind::fbm)
+                                                 .set_octaves(5)
+                                                 .set_normalize(true)
+                                                 .set_decorrelate(true));
   fs.emplace_back(periodic, perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(3));
-  fs.emplace_back(perlin::improved_noise(), perlin::fractal().set_kind(fractal_kind::fbm).set_octaves(4)
-                                                .set_lacunarity(2.5).set_persistence(0.6));
+  fs.emplace_back(perlin::improved_noise(), perlin::fractal()
+                                                .set_kind(fractal_kind::fbm)
+                                                .set_octaves(4)
+                                                .set_lacunarity(2.5)
+                                                .set_persistence(0.6));
   for_each_target([&](const std::string&) {
     for (const auto& f : fs) {
       for (const std::size_t dims : {2u, 3u}) {
@@ -228,7 +242,8 @@ double gradient_tolerance(const perlin::field& f) {
 
 /// True when the double path's partial along `axis` jumps near p (a kink of turbulence, ridged
 /// or billow), where float and double may take either side.
-bool at_kink(const perlin::field& f, const double* p, std::size_t dims, std::size_t axis, double tol) {
+bool at_kink(const perlin::field& f, const double* p, std::size_t dims, std::size_t axis,
+             double tol) {
   double side[2][4];
   for (int s = 0; s < 2; ++s) {
     double q[4] = {p[0], p[1], p[2], p[3]};
@@ -280,8 +295,10 @@ TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
                 rem /= g.count[a];
               }
               double grad[4];
-              const double want = f.eval<double>(std::span<const double>(p, dims), std::span<double>(grad, dims));
-              ASSERT_NEAR(v[idx], want, tol) << "field " << fi << " dims " << dims << " rotated " << rotated;
+              const double want =
+                  f.eval<double>(std::span<const double>(p, dims), std::span<double>(grad, dims));
+              ASSERT_NEAR(v[idx], want, tol)
+                  << "field " << fi << " dims " << dims << " rotated " << rotated;
               if (rotated) {
                 ASSERT_NEAR(plain[idx], want, tol) << "field " << fi << " dims " << dims;
               }
@@ -292,8 +309,10 @@ TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
                   continue;
                 }
                 ASSERT_NEAR(d[a * n + idx], grad[a], gtol)
-                    << "field " << fi << " dims " << dims << " axis " << a << " rotated " << rotated << " strict " << strict;
-                worst_gradient = std::max(worst_gradient, std::abs(d[a * n + idx] - grad[a]) / gtol);
+                    << "field " << fi << " dims " << dims << " axis " << a << " rotated " << rotated
+                    << " strict " << strict;
+                worst_gradient =
+                    std::max(worst_gradient, std::abs(d[a * n + idx] - grad[a]) / gtol);
                 ++compared;
               }
             }
@@ -306,8 +325,9 @@ TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
   EXPECT_LT(kinks, compared / 100);
   RecordProperty("worst_value_over_tolerance", std::to_string(worst_value));
   RecordProperty("worst_gradient_over_tolerance", std::to_string(worst_gradient));
-  std::printf("worst value error %.3f of its tolerance, gradient %.3f; %zu partials, %zu at kinks\n", worst_value,
-              worst_gradient, compared, kinks);
+  std::printf(
+      "worst value error %.3f of its tolerance, gradient %.3f; %zu partials, %zu at kinks\n",
+      worst_value, worst_gradient, compared, kinks);
 }
 
 TEST(Grid, MinMaxIgnoresNaNOnEveryTarget) {
@@ -342,7 +362,8 @@ TEST(Grid, MinMaxIgnoresNaNOnEveryTarget) {
 }
 
 TEST(Grid, StrictDerivativesAreTheSameOnEveryTarget) {
-  perlin::field f(perlin::improved_noise(4), perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(5));
+  perlin::field f(perlin::improved_noise(4),
+                  perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(5));
   f.set_plane(perlin::plane::rotated);
   const auto g = perlin::grid::plane(77, 9, 0.13, -4.1, 2.2);
   std::vector<float> first_v, first_d;
@@ -403,26 +424,30 @@ TEST(Points, PlainNoiseIsTheSameInStrictModeOnEveryTargetAndNearTheDoublePath) {
   // tail, with huge, integral, negative and non-finite coordinates in each of them.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> special = {0x1p24f + 2, -0x1p24f - 6, 0x1p31f, -0x1p31f, 0x1p31f - 128,
-                                      -0x1p31f + 128, 3e30f, -3e30f, nan, inf, -inf, 0.0f, -0.0f,
-                                      255.5f, -255.5f, 256.0f, -1.0f, 0x1p23f + 0.5f};
+  const std::vector<float> special = {
+      0x1p24f + 2, -0x1p24f - 6, 0x1p31f, -0x1p31f, 0x1p31f - 128, -0x1p31f + 128,
+      3e30f,       -3e30f,       nan,     inf,      -inf,          0.0f,
+      -0.0f,       255.5f,       -255.5f, 256.0f,   -1.0f,         0x1p23f + 0.5f};
   std::mt19937_64 rng(11);
   const std::size_t n = 203;
   std::vector<float> c[3];
   for (auto& axis : c) {
     axis.resize(n);
-    for (auto& v : axis) v = static_cast<float>(static_cast<double>(rng() >> 11) * 0x1p-53 * 2000 - 1000);
+    for (auto& v : axis)
+      v = static_cast<float>(static_cast<double>(rng() >> 11) * 0x1p-53 * 2000 - 1000);
   }
   for (std::size_t i = 0; i < n; i += 7) c[i % 3][i] = special[(i / 7) % special.size()];
   std::vector<perlin::field> all;
   all.emplace_back();
-  all.emplace_back(perlin::improved_noise(5), perlin::fractal().set_kind(perlin::fractal_kind::none));
+  all.emplace_back(perlin::improved_noise(5),
+                   perlin::fractal().set_kind(perlin::fractal_kind::none));
   perlin::improved_noise periodic(6);
   periodic.lattice().set_period_all(64);
   all.emplace_back(periodic, perlin::fractal().set_kind(perlin::fractal_kind::none));
   for (const auto interp : {perlin::interpolation::linear, perlin::interpolation::cubic,
                             perlin::interpolation::quintic}) {
-    all.emplace_back(perlin::value_noise(7, interp), perlin::fractal().set_kind(perlin::fractal_kind::none));
+    all.emplace_back(perlin::value_noise(7, interp),
+                     perlin::fractal().set_kind(perlin::fractal_kind::none));
   }
   for (std::size_t fi = 0; fi < all.size(); ++fi) {
     const perlin::field& f = all[fi];
@@ -441,7 +466,8 @@ TEST(Points, PlainNoiseIsTheSameInStrictModeOnEveryTargetAndNearTheDoublePath) {
             if (std::isnan(want)) {
               ASSERT_TRUE(std::isnan(got[i])) << "field " << fi << " dims " << dims << " i " << i;
             } else {
-              ASSERT_NEAR(got[i], want, tolerance(f)) << "field " << fi << " dims " << dims << " i " << i;
+              ASSERT_NEAR(got[i], want, tolerance(f))
+                  << "field " << fi << " dims " << dims << " i " << i;
             }
           }
           if (!strict) continue;
@@ -465,8 +491,11 @@ TEST(Points, DoubleBatchIsTheSingleCallsAndNonFiniteIsNan) {
   perlin::eval_points(f, {.x = x, .y = y, .z = z}, out);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(out[i], n.noise3d(x[i], y[i], z[i]));
   for_each_target([&](const std::string&) {
-    std::vector<float> fx = {0.5f, std::numeric_limits<float>::quiet_NaN(), 0.25f,
-                             std::numeric_limits<float>::infinity(), 3e30f, -3e30f, 0.5f, 0.5f, 0.5f};
+    std::vector<float> fx = {0.5f,  std::numeric_limits<float>::quiet_NaN(),
+                             0.25f, std::numeric_limits<float>::infinity(),
+                             3e30f, -3e30f,
+                             0.5f,  0.5f,
+                             0.5f};
     std::vector<float> fy(fx.size(), 0.75f), res(fx.size());
     perlin::eval_points(f, {.x = fx, .y = fy}, res);
     EXPECT_TRUE(std::isnan(res[1]));
@@ -488,7 +517,8 @@ TEST(Bulk, NonFiniteOctaveCoordinatesGiveNanOnEveryTarget) {
                           perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
   perlin::value_noise vn(3, perlin::interpolation::cosine);
   const perlin::field value(vn, perlin::fractal().set_kind(perlin::fractal_kind::none));
-  perlin::field huge(perlin::improved_noise(3), perlin::fractal().set_kind(perlin::fractal_kind::none));
+  perlin::field huge(perlin::improved_noise(3),
+                     perlin::fractal().set_kind(perlin::fractal_kind::none));
   huge.fractal().set_frequency(1e300);
   for_each_target([&](const std::string&) {
     for (const perlin::field* f : {&fbm, &value}) {
@@ -543,7 +573,8 @@ TEST(Bulk, ThreadsThatCannotStartAreNotAnError) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status)) << status;
-  if (WEXITSTATUS(status) == 5) GTEST_SKIP() << "threads can still be created under RLIMIT_NPROC here";
+  if (WEXITSTATUS(status) == 5)
+    GTEST_SKIP() << "threads can still be created under RLIMIT_NPROC here";
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
@@ -564,17 +595,17 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
   // A target whose grid kernel is wrong by 1e-5 in one sample of 1-D rows, or whose point
   // kernel is wrong in its last (partial) vector, must fail.
   static const perlin::detail::kernels* real = &perlin::detail::active_kernels();
-  const perlin::detail::kernels bad_grid = {
-      [](const perlin::detail::grid_plan& g, std::size_t b, std::size_t e, float* out, float* lo,
-         float* hi) {
-        real->fill_rows(g, b, e, out, lo, hi);
-        if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
-      },
-      real->eval_points, real->eval_points_d, real->min_max, real->fill_rows_exact};
+  const perlin::detail::kernels bad_grid = {[](const perlin::detail::grid_plan& g, std::size_t b,
+                                               std::size_t e, float* out, float* lo, float* hi) {
+                                              real->fill_rows(g, b, e, out, lo, hi);
+                                              if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
+                                            },
+                                            real->eval_points, real->eval_points_d, real->min_max,
+                                            real->fill_rows_exact};
   EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
   const perlin::detail::kernels bad_points = {
-      real->fill_rows, [](const perlin::detail::points_plan& p, std::size_t b, std::size_t e,
-                          float* out) {
+      real->fill_rows,
+      [](const perlin::detail::points_plan& p, std::size_t b, std::size_t e, float* out) {
         real->eval_points(p, b, e, out);
         out[e - b - 1] = -out[e - b - 1];
       },
@@ -608,7 +639,8 @@ TEST(Bulk, BadArgumentsAreRejected) {
   g.dims = 0;
   EXPECT_THROW((void)g.size(), perlin::invalid_argument);
   g.dims = 4;
-  g.count = {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20};
+  g.count = {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20,
+             std::size_t{1} << 20};
   EXPECT_THROW((void)g.size(), perlin::invalid_argument);  // 2^80 samples overflow
   g.dims = 2;
   g.count = {3, 2, 1, 1};
@@ -675,7 +707,8 @@ TEST(Grid, WideGridsAreFilledInBandsWithTheSameValues) {
     perlin::fill_grid(f, g, got, {.threads = 2});
     perlin::fill_grid(f, g, std::span<double>(want));
     double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - want[i]));
+    for (std::size_t i = 0; i < got.size(); ++i)
+      worst = std::max(worst, std::abs(got[i] - want[i]));
     EXPECT_LE(worst, tolerance(f));
   }
 }

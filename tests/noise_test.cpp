@@ -136,12 +136,11 @@ TEST(ImprovedNoise, DerivativesMatchCentralDifferences) {
                                      r.uniform(-50, 50)};
     const auto d1 = n.noise1d_deriv(p[0]);
     EXPECT_EQ(d1.value, n.noise1d(p[0]));
-    expect_gradient_matches([&](auto q) { return n.noise1d(q[0]); }, std::array{p[0]},
-                            d1.gradient);
+    expect_gradient_matches([&](auto q) { return n.noise1d(q[0]); }, std::array{p[0]}, d1.gradient);
     const auto d2 = n.noise2d_deriv(p[0], p[1]);
     EXPECT_EQ(d2.value, n.noise2d(p[0], p[1]));
-    expect_gradient_matches([&](auto q) { return n.noise2d(q[0], q[1]); },
-                            std::array{p[0], p[1]}, d2.gradient);
+    expect_gradient_matches([&](auto q) { return n.noise2d(q[0], q[1]); }, std::array{p[0], p[1]},
+                            d2.gradient);
     const auto d3 = n.noise3d_deriv(p[0], p[1], p[2]);
     EXPECT_EQ(d3.value, n.noise3d(p[0], p[1], p[2]));
     expect_gradient_matches([&](auto q) { return n.noise3d(q[0], q[1], q[2]); },
@@ -183,12 +182,28 @@ void expect_fast_path_bits(const perlin::improved_noise& n, T x, T y, T z) {
 
 TEST(ImprovedNoise, SingleCallsGiveTheBitsOfTheGenericKernel) {
   points r;
-  std::vector<double> special = {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1e-300, -1e-40, 255.0, 256.5,
-                                 -257.25, 2147483520.0, 2147483647.5, 2147483648.0,
-                                 -2147483648.0, -2147483904.5, 8589934593.0, 1e15 + 0.5,
+  std::vector<double> special = {0.0,
+                                 -0.0,
+                                 0.5,
+                                 -0.5,
+                                 1.0,
+                                 -1.0,
+                                 1e-300,
+                                 -1e-40,
+                                 255.0,
+                                 256.5,
+                                 -257.25,
+                                 2147483520.0,
+                                 2147483647.5,
+                                 2147483648.0,
+                                 -2147483648.0,
+                                 -2147483904.5,
+                                 8589934593.0,
+                                 1e15 + 0.5,
                                  std::numeric_limits<double>::infinity(),
                                  std::numeric_limits<double>::quiet_NaN()};
-  std::vector<perlin::improved_noise> noises = {perlin::improved_noise(), perlin::improved_noise(7)};
+  std::vector<perlin::improved_noise> noises = {perlin::improved_noise(),
+                                                perlin::improved_noise(7)};
   for (const std::int64_t period : {1, 5, 16, 256, 1000}) {
     perlin::improved_noise n(3);
     n.lattice().set_period(0, period).set_period(2, period == 5 ? 16 : 5);
@@ -196,7 +211,8 @@ TEST(ImprovedNoise, SingleCallsGiveTheBitsOfTheGenericKernel) {
   }
   for (const auto& n : noises) {
     for (int i = 0; i < 3000; ++i) {
-      const double x = r.uniform(-1000, 1000), y = r.uniform(-1000, 1000), z = r.uniform(-1000, 1000);
+      const double x = r.uniform(-1000, 1000), y = r.uniform(-1000, 1000),
+                   z = r.uniform(-1000, 1000);
       expect_fast_path_bits<double>(n, x, y, z);
       expect_fast_path_bits<float>(n, static_cast<float>(x), static_cast<float>(y),
                                    static_cast<float>(z));
@@ -356,10 +372,12 @@ TEST(FloatPath, WithinToleranceOfDouble) {
     const auto y = static_cast<float>(r.uniform(-255, 255));
     const auto z = static_cast<float>(r.uniform(-255, 255));
     const auto w = static_cast<float>(r.uniform(-255, 255));
-    worst = std::max(worst, std::abs(double(n.noise3d(x, y, z)) - n.noise3d(double(x), double(y), double(z))));
+    worst = std::max(
+        worst, std::abs(double(n.noise3d(x, y, z)) - n.noise3d(double(x), double(y), double(z))));
     worst = std::max(worst, std::abs(double(n.noise4d(x, y, z, w)) -
                                      n.noise4d(double(x), double(y), double(z), double(w))));
-    worst = std::max(worst, std::abs(double(v.noise3d(x, y, z)) - v.noise3d(double(x), double(y), double(z))));
+    worst = std::max(
+        worst, std::abs(double(v.noise3d(x, y, z)) - v.noise3d(double(x), double(y), double(z))));
   }
   EXPECT_LT(worst, 2e-6);
   EXPECT_GT(worst, 0.0);  // the paths are really different
@@ -433,8 +451,7 @@ TEST(ValueNoise, InterpolationsDifferAndDerivativesMatch) {
       if (near_wall) continue;
       const auto d = v->noise3d_deriv(p[0], p[1], p[2]);
       EXPECT_EQ(d.value, v->noise3d(p[0], p[1], p[2]));
-      expect_gradient_matches([&](auto q) { return v->noise3d(q[0], q[1], q[2]); }, p,
-                              d.gradient);
+      expect_gradient_matches([&](auto q) { return v->noise3d(q[0], q[1], q[2]); }, p, d.gradient);
     }
   }
   EXPECT_EQ(perlin::parse_interpolation("cosine"), perlin::interpolation::cosine);

@@ -1,9 +1,11 @@
 // The thread runner (src/detail/parallel.hpp): chunk bounds, exceptions, nested and concurrent
 // calls, a persistent pool (no thread started per call), and a pool that works after fork().
+#include "detail/parallel.hpp"
+
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <sys/syscall.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "detail/parallel.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {

@@ -51,7 +51,8 @@ TEST(Promises, FloatFractalsWithinToleranceTimesTheAmplitudes) {
                           perlin::fractal().set_kind(kind).set_octaves(5));
     const double tol = 2e-6 * f.fractal().amplitude_sum();
     for (int i = 0; i < 3000; ++i) {
-      const float p[3] = {float(r.uniform(-15, 15)), float(r.uniform(-15, 15)), float(r.uniform(-15, 15))};
+      const float p[3] = {float(r.uniform(-15, 15)), float(r.uniform(-15, 15)),
+                          float(r.uniform(-15, 15))};
       const double pd[3] = {p[0], p[1], p[2]};
       ASSERT_NEAR(f.eval(std::span<const float>(p)), f.eval(std::span<const double>(pd)), tol)
           << perlin::to_string(kind);
@@ -79,9 +80,9 @@ TEST(Promises, FourDimensionalNoiseStaysWithinItsBoundAndComesClose) {
 TEST(Promises, FieldRangesHoldForEveryKindDimensionAndNormalisation) {
   rng r;
   for (const bool value : {false, true}) {
-    for (const auto kind : {perlin::fractal_kind::none, perlin::fractal_kind::fbm,
-                            perlin::fractal_kind::turbulence, perlin::fractal_kind::ridged,
-                            perlin::fractal_kind::billow}) {
+    for (const auto kind :
+         {perlin::fractal_kind::none, perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
+          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
       for (const bool normalize : {false, true}) {
         perlin::fractal fr;
         fr.set_kind(kind).set_octaves(4).set_persistence(0.7).set_normalize(normalize);
@@ -91,14 +92,15 @@ TEST(Promises, FieldRangesHoldForEveryKindDimensionAndNormalisation) {
           const auto [lo, hi] = f.range(dims);
           double seen_lo = 1e9, seen_hi = -1e9;
           for (int i = 0; i < 4000; ++i) {
-            const double p[4] = {r.uniform(-30, 30), r.uniform(-30, 30), r.uniform(-30, 30), r.uniform(-30, 30)};
+            const double p[4] = {r.uniform(-30, 30), r.uniform(-30, 30), r.uniform(-30, 30),
+                                 r.uniform(-30, 30)};
             const double v = f.eval(std::span<const double>(p, dims));
             seen_lo = std::min(seen_lo, v);
             seen_hi = std::max(seen_hi, v);
           }
           const std::string what = std::string(value ? "value " : "improved ") +
-                                   std::string(perlin::to_string(kind)) + (normalize ? " normalised " : " ") +
-                                   std::to_string(dims) + "-D";
+                                   std::string(perlin::to_string(kind)) +
+                                   (normalize ? " normalised " : " ") + std::to_string(dims) + "-D";
           EXPECT_GE(seen_lo, lo) << what;
           EXPECT_LE(seen_hi, hi) << what;
           EXPECT_LT(seen_lo, seen_hi) << what;
@@ -107,7 +109,8 @@ TEST(Promises, FieldRangesHoldForEveryKindDimensionAndNormalisation) {
     }
   }
   // The billow upper bound is max(1, 2B - 1) * sum: with B = 1.0364 (3-D) that is 1.0728 * sum.
-  const perlin::fractal billow = perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(3);
+  const perlin::fractal billow =
+      perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(3);
   EXPECT_DOUBLE_EQ(billow.bound(1.0364), (2 * 1.0364 - 1) * billow.amplitude_sum());
   EXPECT_DOUBLE_EQ(billow.bound(0.5), billow.amplitude_sum());
 }
@@ -125,8 +128,8 @@ void for_each_target(F&& body) {
 
 std::vector<perlin::grid> grids_of_every_shape() {
   std::vector<perlin::grid> out;
-  out.push_back(perlin::grid::line(100003, 0.013, -7.25));   // 1-D: the threads split columns
-  out.push_back(perlin::grid::plane(9000, 3, 0.021, 3.5));   // wider than a band, few rows
+  out.push_back(perlin::grid::line(100003, 0.013, -7.25));  // 1-D: the threads split columns
+  out.push_back(perlin::grid::plane(9000, 3, 0.021, 3.5));  // wider than a band, few rows
   out.push_back(perlin::grid::plane(123, 77, 0.11, -20.5));
   out.push_back(perlin::grid::volume(33, 9, 7, 0.17, 1.5, -2.5, 0.25));
   perlin::grid g4;
@@ -171,8 +174,9 @@ TEST(Promises, StrictModeGivesTheSameBitsOnEveryTargetInEveryDimension) {
   }
   const perlin::field f(perlin::value_noise(2, perlin::interpolation::quintic),
                         perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
-  const perlin::field g_improved(perlin::improved_noise(2),
-                                 perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(2));
+  const perlin::field g_improved(
+      perlin::improved_noise(2),
+      perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(2));
   for (const perlin::field* field : {&f, &g_improved}) {
     for (auto g : grids_of_every_shape()) {
       if (g.size() > 50000) g.count[0] = 5000;
@@ -210,8 +214,10 @@ TEST(Promises, GridsHoldTheToleranceForCoordinatesUpTo2To20) {
           for (std::size_t k = 0; k < (dims > 2 ? g.count[2] : 1); ++k) {
             for (std::size_t j = 0; j < (dims > 1 ? g.count[1] : 1); ++j) {
               for (std::size_t i = 0; i < g.count[0]; ++i, ++idx) {
-                const double p[4] = {g.coordinate(0, i), g.coordinate(1, j), g.coordinate(2, k), g.coordinate(3, l)};
-                ASSERT_NEAR(out[idx], f.eval(std::span<const double>(p, dims)), tol) << dims << "-D at " << at;
+                const double p[4] = {g.coordinate(0, i), g.coordinate(1, j), g.coordinate(2, k),
+                                     g.coordinate(3, l)};
+                ASSERT_NEAR(out[idx], f.eval(std::span<const double>(p, dims)), tol)
+                    << dims << "-D at " << at;
               }
             }
           }

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,7 +121,8 @@ inline std::string golden_text() {
   std::string out =
       "# Recipes written by perlin 0.1 with their fields' values (the exact double path): recipe, "
       "a\n"
-      "# point (1 to 4 coordinates), the value, in shortest round-trip text, then the point's and the\n"
+      "# point (1 to 4 coordinates), the value, in shortest round-trip text, then the point's and "
+      "the\n"
       "# value's bit patterns in hexadecimal. Every later\n"
       "# version reads each recipe to these bits and writes it back unchanged "
       "(tests/recipe_test.cpp;\n"
@@ -152,7 +153,8 @@ inline golden_case parse_line(const std::string& line) {
     start = sp + 1;
   }
   const auto t3 = line.find('\t', t2 + 1);
-  const std::string val = line.substr(t2 + 1, t3 == std::string::npos ? std::string::npos : t3 - t2 - 1);
+  const std::string val =
+      line.substr(t2 + 1, t3 == std::string::npos ? std::string::npos : t3 - t2 - 1);
   std::from_chars(val.data(), val.data() + val.size(), c.value);
   return c;
 }

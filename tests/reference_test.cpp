@@ -33,7 +33,8 @@ TEST(Reference, ImprovedNoise3dBitExact) {
   for (const auto& r : rows) {
     const double got = n.noise3d(r[0], r[1], r[2]);
     if (got != r[3]) {
-      if (++mismatches < 10) ADD_FAILURE() << r[0] << " " << r[1] << " " << r[2] << ": " << got << " != " << r[3];
+      if (++mismatches < 10)
+        ADD_FAILURE() << r[0] << " " << r[1] << " " << r[2] << ": " << got << " != " << r[3];
     }
   }
   EXPECT_EQ(mismatches, 0);

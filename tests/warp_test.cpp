@@ -58,7 +58,8 @@ double warp_noise(const warp_case& c, int octave, const std::vector<double>& q) 
   s.interp = "cubic";
   s.seed = c.warp_seed ? c.warp_seed : c.seed;
   for (std::int64_t p : c.period) {
-    s.period.push_back(static_cast<std::int64_t>(static_cast<double>(p) * c.warp_frequency) << octave);
+    s.period.push_back(static_cast<std::int64_t>(static_cast<double>(p) * c.warp_frequency)
+                       << octave);
   }
   return perlin::make_field(s).eval(std::span<const double>(q));
 }
@@ -88,7 +89,8 @@ double oracle(const warp_case& c, std::vector<double> p) {
 
 std::vector<double> point(std::size_t d, int i) {
   std::vector<double> p(d);
-  for (std::size_t k = 0; k < d; ++k) p[k] = 0.37 * i + 1.91 * static_cast<double>(k) - 3.3 + 0.013 * i * i;
+  for (std::size_t k = 0; k < d; ++k)
+    p[k] = 0.37 * i + 1.91 * static_cast<double>(k) - 3.3 + 0.013 * i * i;
   return p;
 }
 
@@ -96,9 +98,17 @@ std::vector<warp_case> cases() {
   std::vector<warp_case> out;
   for (const char* w : {"basic", "progressive", "independent"}) {
     out.push_back({.warp = w});
-    out.push_back({.warp = w, .noise = "value", .fractal = "none", .amplitude = 2.5, .warp_octaves = 2});
-    out.push_back({.warp = w, .fractal = "ridged", .octaves = 4, .frequency = 0.37, .amplitude = 0.8,
-                   .warp_frequency = 0.5, .warp_octaves = 4, .seed = std::nullopt, .warp_seed = 99});
+    out.push_back(
+        {.warp = w, .noise = "value", .fractal = "none", .amplitude = 2.5, .warp_octaves = 2});
+    out.push_back({.warp = w,
+                   .fractal = "ridged",
+                   .octaves = 4,
+                   .frequency = 0.37,
+                   .amplitude = 0.8,
+                   .warp_frequency = 0.5,
+                   .warp_octaves = 4,
+                   .seed = std::nullopt,
+                   .warp_seed = 99});
     out.push_back({.warp = w, .frequency = 2, .warp_frequency = 1.5, .period = {8, 4, 6, 2}});
   }
   return out;
@@ -112,7 +122,8 @@ TEST(Warp, ValuesFollowTheDocumentedFormulaBitForBit) {
       for (int i = 0; i < 12; ++i) {
         const std::vector<double> p = point(d, i);
         const double want = oracle(c, p);
-        ASSERT_EQ(f.eval(std::span<const double>(p)), want) << c.warp << " " << c.noise << " d=" << d << " i=" << i;
+        ASSERT_EQ(f.eval(std::span<const double>(p)), want)
+            << c.warp << " " << c.noise << " d=" << d << " i=" << i;
         ++checked;
       }
     }
@@ -147,7 +158,8 @@ TEST(Warp, ZeroAmplitudeIsTheUnwarpedFieldAndBasicHasOneOctave) {
   }
   const perlin::field one = perlin::make_field(spec_of({.warp = "basic", .warp_octaves = 1}));
   const perlin::field five = perlin::make_field(spec_of({.warp = "basic", .warp_octaves = 5}));
-  const perlin::field prog = perlin::make_field(spec_of({.warp = "progressive", .warp_octaves = 1}));
+  const perlin::field prog =
+      perlin::make_field(spec_of({.warp = "progressive", .warp_octaves = 1}));
   for (int i = 0; i < 20; ++i) {
     const auto p = point(2, i);
     EXPECT_EQ(one.eval(std::span<const double>(p)), five.eval(std::span<const double>(p)));
@@ -175,8 +187,9 @@ TEST(Warp, DerivativesMatchCentralDifferences) {
             std::vector<double> a = p, b = p;
             a[k] += eps;
             b[k] -= eps;
-            const double fd = (f.eval(std::span<const double>(a)) - f.eval(std::span<const double>(b))) /
-                              (a[k] - b[k]);
+            const double fd =
+                (f.eval(std::span<const double>(a)) - f.eval(std::span<const double>(b))) /
+                (a[k] - b[k]);
             const double err = std::abs(fd - g[k]) / std::max(1.0, std::abs(g[k]));
             worst = std::max(worst, err);
             EXPECT_LT(err, 1e-5) << c.warp << " " << noise << " d=" << d << " i=" << i << " k=" << k
@@ -196,7 +209,8 @@ TEST(Warp, FloatPathFollowsTheDoublePath) {
       const std::vector<double> p = point(3, i);
       const std::vector<float> pf(p.begin(), p.end());
       std::vector<double> pd(pf.begin(), pf.end());  // the same point, exactly
-      EXPECT_NEAR(f.eval(std::span<const float>(pf)), f.eval(std::span<const double>(pd)), 2e-4) << c.warp;
+      EXPECT_NEAR(f.eval(std::span<const float>(pf)), f.eval(std::span<const double>(pd)), 2e-4)
+          << c.warp;
     }
   }
 }
@@ -207,7 +221,8 @@ TEST(Warp, WarpedFieldsTile) {
   // values agree to rounding (measured: a few ulps), far from the unwarped difference.
   for (const char* w : {"basic", "progressive", "independent"}) {
     for (double wf : {0.5, 1.0, 3.0}) {
-      warp_case c{.warp = w, .frequency = 2, .amplitude = 1.5, .warp_frequency = wf, .period = {8, 4}};
+      warp_case c{
+          .warp = w, .frequency = 2, .amplitude = 1.5, .warp_frequency = wf, .period = {8, 4}};
       const perlin::field f = perlin::make_field(spec_of(c));
       c.period = {};
       const perlin::field loose = perlin::make_field(spec_of(c));
@@ -215,7 +230,8 @@ TEST(Warp, WarpedFieldsTile) {
       for (int i = 0; i < 64; ++i) {
         const double x = i / 16.0 - 1.5, y = (i % 7) / 8.0 + 0.25;
         const double v = f(x, y);
-        worst = std::max({worst, std::abs(v - f(x + 4, y)), std::abs(v - f(x, y + 2)), std::abs(v - f(x - 8, y - 6))});
+        worst = std::max({worst, std::abs(v - f(x + 4, y)), std::abs(v - f(x, y + 2)),
+                          std::abs(v - f(x - 8, y - 6))});
         loose_diff = std::max(loose_diff, std::abs(loose(x, y) - loose(x + 4, y)));
       }
       EXPECT_LT(worst, 1e-12) << w << " warp-frequency " << wf;
@@ -259,13 +275,15 @@ TEST(Warp, BulkCallsAreTheDoublePathRounded) {
     EXPECT_EQ(out, one);
     for (std::size_t j = 0; j < 21; ++j) {
       for (std::size_t i = 0; i < 37; ++i) {
-        const double x = -1.3 + 0.05 * static_cast<double>(i), y = 0.7 + 0.05 * static_cast<double>(j);
+        const double x = -1.3 + 0.05 * static_cast<double>(i),
+                     y = 0.7 + 0.05 * static_cast<double>(j);
         ASSERT_EQ(out[j * 37 + i], static_cast<float>(f(x, y))) << c.warp;
       }
     }
     std::vector<float> xs = {0.5f, -3.25f, 17.125f}, ys = {1.5f, 2.0f, -0.75f}, vals(3);
     perlin::eval_points(f, perlin::point_set<float>{.x = xs, .y = ys}, std::span<float>(vals));
-    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(vals[i], static_cast<float>(f(double(xs[i]), double(ys[i]))));
+    for (std::size_t i = 0; i < 3; ++i)
+      EXPECT_EQ(vals[i], static_cast<float>(f(double(xs[i]), double(ys[i]))));
   }
 }
 
@@ -286,10 +304,13 @@ TEST(Warp, BadSettingsAreRefusedByName) {
   EXPECT_EQ(message("warp-amplitude", "-1"), "warp-amplitude: must be >= 0, got -1");
   EXPECT_EQ(message("warp-amplitude", "nan"), "warp-amplitude: must be finite, got 'nan'");
   EXPECT_EQ(message("warp_amplitude", "inf"), "warp-amplitude: must be finite, got 'inf'");
-  EXPECT_EQ(message("warp-frequency", "0"), "warp-frequency: must be > 0 and at most 4294967296, got 0");
+  EXPECT_EQ(message("warp-frequency", "0"),
+            "warp-frequency: must be > 0 and at most 4294967296, got 0");
   EXPECT_EQ(message("warp-frequency", "x"), "warp-frequency: 'x' is not a number");
-  EXPECT_EQ(message("warp", "swirl"), "warp: unknown value 'swirl' (valid: none, basic, progressive, independent)");
-  EXPECT_EQ(message("warp-seed", "-3"), "warp-seed: '-3' is not an integer from 0 to 18446744073709551615");
+  EXPECT_EQ(message("warp", "swirl"),
+            "warp: unknown value 'swirl' (valid: none, basic, progressive, independent)");
+  EXPECT_EQ(message("warp-seed", "-3"),
+            "warp-seed: '-3' is not an integer from 0 to 18446744073709551615");
   EXPECT_EQ(message("warp_seed", "12"), "accepted");
 
   perlin::field_spec s;
@@ -301,7 +322,8 @@ TEST(Warp, BadSettingsAreRefusedByName) {
     FAIL() << "a warp that cannot tile was accepted";
   } catch (const perlin::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "warp-frequency: the field tiles every 5 cells along y; the warp tiles with it only when 5 x "
+              "warp-frequency: the field tiles every 5 cells along y; the warp tiles with it only "
+              "when 5 x "
               "warp-frequency is a whole number from 1 to 2147483647 (got 2.5)");
   }
   s.warp_frequency = 0.2;  // 16 x 0.2 = 3.2000000000000002

@@ -17,10 +17,9 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <math.h>
+#include <perlin/perlin.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <perlin/perlin.h>
 
 #define FIELD "perlin.field"
 
@@ -34,7 +33,8 @@ static int eval_at(lua_State* L, const perlin_field* f, int first) {
   double p[4];
   int dims = lua_gettop(L) - first + 1;
   int k;
-  if (dims < 1 || dims > 4) return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
+  if (dims < 1 || dims > 4)
+    return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
   for (k = 0; k < dims; ++k) p[k] = luaL_checknumber(L, first + k);
   lua_pushnumber(L, perlin_field_eval(f, dims, p));
   return 1;
@@ -97,19 +97,24 @@ static int l_eval(lua_State* L) { return eval_at(L, *check_field(L), 2); }
  * significant digits (the exact double), booleans as 1 or 0, strings as they are. */
 static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
   switch (lua_type(L, idx)) {
-    case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? "1" : "0";
+    case LUA_TBOOLEAN:
+      return lua_toboolean(L, idx) ? "1" : "0";
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) {
         snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
       } else {
         /* An integral float below 2^64 (a seed of 2^60 written 2^60) exactly, digit for digit. */
         const double v = (double)lua_tonumber(L, idx);
-        if (v == floor(v) && fabs(v) < 18446744073709551616.0) snprintf(buf, size, "%.0f", v);
-        else snprintf(buf, size, "%.17g", v);
+        if (v == floor(v) && fabs(v) < 18446744073709551616.0)
+          snprintf(buf, size, "%.0f", v);
+        else
+          snprintf(buf, size, "%.17g", v);
       }
       return buf;
-    case LUA_TSTRING: return lua_tostring(L, idx);
-    default: return NULL;
+    case LUA_TSTRING:
+      return lua_tostring(L, idx);
+    default:
+      return NULL;
   }
 }
 
@@ -123,11 +128,13 @@ static int l_new(lua_State* L) {
   while (lua_next(L, 1) != 0) {
     const char* name;
     const char* value;
-    if (lua_type(L, -2) != LUA_TSTRING) return luaL_error(L, "perlin.new: option names are strings");
+    if (lua_type(L, -2) != LUA_TSTRING)
+      return luaL_error(L, "perlin.new: option names are strings");
     name = lua_tostring(L, -2);
     value = option_text(L, -1, buf, sizeof buf);
     if (value == NULL) return luaL_error(L, "%s: must be a number, a string or a boolean", name);
-    if (perlin_field_set(*f, name, value) != PERLIN_OK) return luaL_error(L, "%s", perlin_last_error());
+    if (perlin_field_set(*f, name, value) != PERLIN_OK)
+      return luaL_error(L, "%s", perlin_last_error());
     lua_pop(L, 1);
   }
   return 1;
@@ -206,9 +213,11 @@ static int l_gradient(lua_State* L) {
   perlin_field* f = *check_field(L);
   double p[4], g[4], v;
   int dims = lua_gettop(L) - 1, k;
-  if (dims < 1 || dims > 4) return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
+  if (dims < 1 || dims > 4)
+    return luaL_error(L, "point: must have 1 to 4 coordinates, got %d", dims);
   for (k = 0; k < dims; ++k) p[k] = luaL_checknumber(L, 2 + k);
-  if (perlin_field_eval_deriv(f, dims, p, &v, g) != PERLIN_OK) return luaL_error(L, "%s", perlin_last_error());
+  if (perlin_field_eval_deriv(f, dims, p, &v, g) != PERLIN_OK)
+    return luaL_error(L, "%s", perlin_last_error());
   lua_pushnumber(L, v);
   for (k = 0; k < dims; ++k) lua_pushnumber(L, g[k]);
   return dims + 1;
@@ -222,11 +231,13 @@ static int l_points(lua_State* L) {
   lua_Integer n, i;
   double* buf;
   const double* axes[4];
-  if (dims < 1 || dims > 4) return luaL_error(L, "points: give 1 to 4 tables of coordinates, got %d", dims);
+  if (dims < 1 || dims > 4)
+    return luaL_error(L, "points: give 1 to 4 tables of coordinates, got %d", dims);
   for (k = 0; k < dims; ++k) luaL_checktype(L, 2 + k, LUA_TTABLE);
   n = (lua_Integer)lua_rawlen(L, 2);
   for (k = 1; k < dims; ++k) {
-    if ((lua_Integer)lua_rawlen(L, 2 + k) != n) return luaL_error(L, "points: the tables must have the same length");
+    if ((lua_Integer)lua_rawlen(L, 2 + k) != n)
+      return luaL_error(L, "points: the tables must have the same length");
   }
   buf = (double*)malloc(((size_t)n * (size_t)(dims + 1) + 1) * sizeof(double));
   if (buf == NULL) return luaL_error(L, "out of memory");
@@ -235,7 +246,8 @@ static int l_points(lua_State* L) {
       lua_rawgeti(L, 2 + k, i + 1);
       if (!lua_isnumber(L, -1)) {
         free(buf);
-        return luaL_error(L, "points: coordinate %d of point %d is not a number", k + 1, (int)(i + 1));
+        return luaL_error(L, "points: coordinate %d of point %d is not a number", k + 1,
+                          (int)(i + 1));
       }
       buf[(size_t)k * (size_t)n + (size_t)i] = lua_tonumber(L, -1);
       lua_pop(L, 1);
@@ -264,10 +276,12 @@ static int l_gc(lua_State* L) {
 }
 
 int luaopen_perlin(lua_State* L) {
-  static const luaL_Reg methods[] = {{"eval", l_eval},     {"grid", l_grid},     {"gradient", l_gradient},
-                                        {"points", l_points}, {"recipe", l_recipe}, {"warnings", l_warnings},
-                                        {NULL, NULL}};
-  static const luaL_Reg functions[] = {{"new", l_new}, {"from_recipe", l_from_recipe}, {NULL, NULL}};
+  static const luaL_Reg methods[] = {
+      {"eval", l_eval},     {"grid", l_grid},     {"gradient", l_gradient},
+      {"points", l_points}, {"recipe", l_recipe}, {"warnings", l_warnings},
+      {NULL, NULL}};
+  static const luaL_Reg functions[] = {
+      {"new", l_new}, {"from_recipe", l_from_recipe}, {NULL, NULL}};
   luaL_newmetatable(L, FIELD);
   lua_pushcfunction(L, l_gc);
   lua_setfield(L, -2, "__gc");

@@ -10,7 +10,8 @@ namespace perlin {
 /// their own); they are converted to double.
 template <class... C>
 concept other_coordinates = (std::is_arithmetic_v<C> && ...) &&
-                            !((std::is_same_v<C, float> && ...) || (std::is_same_v<C, double> && ...));
+                            !((std::is_same_v<C, float> && ...) ||
+                              (std::is_same_v<C, double> && ...));
 
 namespace detail {
 /// The integer and mixed coordinate overloads of a noise class (improved_noise, value_noise),
@@ -18,19 +19,23 @@ namespace detail {
 /// brings them in with `using`, since its own overloads would hide them.
 template <class Noise>
 struct other_coordinate_calls {
-  template <class X> requires other_coordinates<X>
+  template <class X>
+  requires other_coordinates<X>
   [[nodiscard]] double noise1d(X x) const noexcept { return self().noise1d(double(x)); }
 
   friend bool operator==(const other_coordinate_calls&, const other_coordinate_calls&) = default;
-  template <class X, class Y> requires other_coordinates<X, Y>
+  template <class X, class Y>
+  requires other_coordinates<X, Y>
   [[nodiscard]] double noise2d(X x, Y y) const noexcept {
     return self().noise2d(double(x), double(y));
   }
-  template <class X, class Y, class Z> requires other_coordinates<X, Y, Z>
+  template <class X, class Y, class Z>
+  requires other_coordinates<X, Y, Z>
   [[nodiscard]] double noise3d(X x, Y y, Z z) const noexcept {
     return self().noise3d(double(x), double(y), double(z));
   }
-  template <class X, class Y, class Z, class W> requires other_coordinates<X, Y, Z, W>
+  template <class X, class Y, class Z, class W>
+  requires other_coordinates<X, Y, Z, W>
   [[nodiscard]] double noise4d(X x, Y y, Z z, W w) const noexcept {
     return self().noise4d(double(x), double(y), double(z), double(w));
   }

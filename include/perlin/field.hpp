@@ -2,9 +2,9 @@
 #pragma once
 
 #include <span>
-#include <type_traits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 
 #include "perlin/fractal.hpp"
@@ -49,8 +49,7 @@ class field {
   field(value_noise n, fractal f) noexcept : base_(std::move(n)), fractal_(f) {}
 
   [[nodiscard]] noise_kind kind() const noexcept {
-    return std::holds_alternative<improved_noise>(base_) ? noise_kind::improved
-                                                         : noise_kind::value;
+    return std::holds_alternative<improved_noise>(base_) ? noise_kind::improved : noise_kind::value;
   }
   [[nodiscard]] const std::variant<improved_noise, value_noise>& base() const noexcept {
     return base_;
@@ -81,14 +80,16 @@ class field {
   }
   /// The field at one point of 1 to 4 coordinates of any arithmetic type, on the double path.
   template <class... C>
-    requires(sizeof...(C) >= 1 && sizeof...(C) <= 4 && (std::is_arithmetic_v<C> && ...))
-  [[nodiscard]] double operator()(C... c) const {
+  requires(sizeof...(C) >= 1 && sizeof...(C) <= 4 && (std::is_arithmetic_v<C> && ...))
+      [[nodiscard]] double
+      operator()(C... c) const {
     const double p[] = {static_cast<double>(c)...};
     return eval<double>(std::span<const double>(p, sizeof...(C)));
   }
 
   /// Documented bounds of the field for points of `dims` coordinates: every value lies in
-  /// [lo, hi] (docs/ranges.md); a warp only moves the points, so it keeps the bounds. Used to map values to pixels without looking at the image.
+  /// [lo, hi] (docs/ranges.md); a warp only moves the points, so it keeps the bounds. Used to map
+  /// values to pixels without looking at the image.
   [[nodiscard]] std::pair<double, double> range(std::size_t dims) const;
 
   /// The range the field really covers, for contrast: the 0.2% and 99.8% quantiles of 16,384

@@ -17,26 +17,26 @@ namespace perlin {
 /// and calls make_field(); every check and every error message comes from the library, so they
 /// are the same in every language.
 struct field_spec {
-  std::string noise = "improved";   ///< improved | value
-  std::string interp = "quintic";   ///< linear | cosine | cubic | quintic (value noise)
+  std::string noise = "improved";     ///< improved | value
+  std::string interp = "quintic";     ///< linear | cosine | cubic | quintic (value noise)
   std::optional<std::uint64_t> seed;  ///< empty: Ken Perlin's permutation
   /// Tiling periods in lattice cells, 1 to 2^31-1: empty for none, one value for every axis, or
   /// one per axis (up to 4).
   std::vector<std::int64_t> period;
-  std::string fractal = "none";     ///< none | fbm | turbulence | ridged | billow
+  std::string fractal = "none";  ///< none | fbm | turbulence | ridged | billow
   int octaves = 1;
   double frequency = 1.0;
   double lacunarity = 2.0;
-  double persistence = 0.5;         ///< also called gain
+  double persistence = 0.5;  ///< also called gain
   bool normalize = false;
   bool decorrelate = false;
-  double ridged_offset = 1.0;       ///< ridged: s_i = (offset - |n_i|)^2 w_i
-  double ridged_gain = 2.0;         ///< ridged: w_{i+1} = clamp(gain s_i, 0, 1)
-  std::string plane = "aligned";    ///< aligned | rotated (no streaks in 2-D; field.hpp)
-  std::string warp = "none";        ///< none | basic | progressive | independent (warp.hpp)
-  double warp_amplitude = 1.0;      ///< in cells of the field's first octave
-  double warp_frequency = 1.0;      ///< relative to `frequency`
-  int warp_octaves = 3;             ///< progressive and independent
+  double ridged_offset = 1.0;              ///< ridged: s_i = (offset - |n_i|)^2 w_i
+  double ridged_gain = 2.0;                ///< ridged: w_{i+1} = clamp(gain s_i, 0, 1)
+  std::string plane = "aligned";           ///< aligned | rotated (no streaks in 2-D; field.hpp)
+  std::string warp = "none";               ///< none | basic | progressive | independent (warp.hpp)
+  double warp_amplitude = 1.0;             ///< in cells of the field's first octave
+  double warp_frequency = 1.0;             ///< relative to `frequency`
+  int warp_octaves = 3;                    ///< progressive and independent
   std::optional<std::uint64_t> warp_seed;  ///< empty: the field's permutation
 
   /// Sets one option from text, by its name in the option table (option_table.hpp; "_" may stand

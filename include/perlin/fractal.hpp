@@ -46,7 +46,8 @@ inline constexpr double k_max_ridged_gain = 16;
 /// Summation order (the contract that tests/data/fbm_3d.txt pins): from octave 0 upward,
 /// total += n_i * a_i, then a_{i+1} = a_i * persistence and f_{i+1} = f_i * lacunarity. Without
 /// normalisation and offsets, with frequency 1 and lacunarity 2, fBm is exactly
-/// sum_{i<n} persistence^i noise(2^i x, 2^i y, 2^i z) as in Ken Perlin's octave loop (the usual OctavePerlin).
+/// sum_{i<n} persistence^i noise(2^i x, 2^i y, 2^i z) as in Ken Perlin's octave loop (the usual
+/// OctavePerlin).
 ///
 /// Periods: a base noise with period P tiles every fractal when the lacunarity is an integer L:
 /// octave i then uses period P * L^i in its own lattice units, so the sum repeats every
@@ -75,8 +76,9 @@ class fractal {
     return *this;
   }
   /// Shift octave i by i * (101.6171875, 67.4140625, 43.7265625, 29.2421875) (odd multiples of
-  /// 1/128, so never on the lattice for i < 128) in its own lattice units, so that octaves do not all vanish together at
-  /// integer points (every octave of plain fBm is 0 at the origin); default off.
+  /// 1/128, so never on the lattice for i < 128) in its own lattice units, so that octaves do not
+  /// all vanish together at integer points (every octave of plain fBm is 0 at the origin); default
+  /// off.
   fractal& set_decorrelate(bool on) noexcept {
     decorrelate_ = on;
     return *this;

@@ -90,8 +90,8 @@ struct value_range {
 struct bulk_options {
   /// Worker threads: 0 = one per usable CPU (the affinity mask and a cgroup CPU quota count), but
   /// no more than the work warrants (one per 262,144 samples of a SIMD grid, fewer samples on
-  /// the slower paths: a small grid runs on the calling thread); 1 = the calling thread only; N = up
-  /// to N. The result is the same, bit for bit, for every thread count. Default 0, as in every
+  /// the slower paths: a small grid runs on the calling thread); 1 = the calling thread only; N =
+  /// up to N. The result is the same, bit for bit, for every thread count. Default 0, as in every
   /// front (CLI, Python, C, C#, Lua): docs/design.md says why.
   unsigned threads = 0;
   /// Strict mode: no fused multiply-add in the vector kernels, so every SIMD target (and the

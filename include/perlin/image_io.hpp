@@ -65,17 +65,17 @@ class apng_writer {
 /// says: '<f4' on little-endian hosts) of the given shape, atomically like write_png.
 void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
                std::span<const float> data);
-void write_npy(pending_file& file, std::span<const std::size_t> shape,
-               std::span<const float> data);
+void write_npy(pending_file& file, std::span<const std::size_t> shape, std::span<const float> data);
 /// The .npy file's bytes, in memory (what write_npy writes).
 [[nodiscard]] std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
                                                    std::span<const float> data);
 
 /// A TIFF (libtiff) of `pages` pages of width x height samples, one sample per pixel: 32-bit
 /// float (the raw values, what GIS tools and Blender read) or 16-bit unsigned. In memory.
-[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
-                                                    std::span<const float> data);
-[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height,
+                                                    std::size_t pages, std::span<const float> data);
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height,
+                                                    std::size_t pages,
                                                     std::span<const std::uint16_t> data);
 /// A 16-bit RAW heightmap: unsigned little-endian samples, rows top to bottom, no header (what
 /// Unity and Unreal import; Unity wants squares of 2^n + 1).

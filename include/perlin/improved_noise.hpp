@@ -21,7 +21,8 @@ struct with_gradient {
 ///
 /// - 3-D is the 2002 reference algorithm. With the default lattice (his permutation, no periods)
 ///   the double path reproduces his Java code bit for bit (docs/exactness.md).
-/// - 1-D and 2-D are the slices y = 0 and z = 0 of the 3-D noise: noise2d(x, y) == noise3d(x, y, 0).
+/// - 1-D and 2-D are the slices y = 0 and z = 0 of the 3-D noise: noise2d(x, y) == noise3d(x, y,
+/// 0).
 /// - 4-D hashes one level deeper and uses the 32 gradients with one zero and three components of
 ///   +-1 (docs/noise.md).
 /// - The lattice index is floor(x) in 64-bit integers: any coordinate up to 2^52 in magnitude is

@@ -111,9 +111,10 @@ inline constexpr int k_recipe_version = 1;
 /// The recipe of `spec`.
 [[nodiscard]] std::string to_recipe(const field_spec& spec);
 
-/// The pairs of a recipe, percent-decoded ("+" is a space, as in a URL query), in order, with the version checked and removed.
-/// Pairs are separated by "&" or white space; a leading "?" is skipped. Throws
-/// perlin::invalid_argument for a missing or unknown version ("recipe: ...") or a pair without
+/// The pairs of a recipe, percent-decoded ("+" is a space, as in a URL query), in order, with the
+/// version checked and removed. Pairs are separated by "&" or white space; a leading "?" is
+/// skipped. Throws perlin::invalid_argument for a missing or unknown version ("recipe: ...") or a
+/// pair without
 /// "=", and for a name given twice.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view text);
 

@@ -57,12 +57,12 @@ class pending_file {
   void release_slot() noexcept;
 
   std::filesystem::path target_;
-  std::string temp_;      // the named temporary file, when there is one
+  std::string temp_;  // the named temporary file, when there is one
   int fd_ = -1;
   bool unnamed_ = false;  // O_TMPFILE: no name until publish()
   bool finished_ = false;
   bool published_ = false;
-  bool direct_ = false;   // a device or FIFO: written through, never replaced
+  bool direct_ = false;      // a device or FIFO: written through, never replaced
   bool holds_slot_ = false;  // finished, unnamed, still holding its descriptor
   unsigned mode_ = 0644;
   void* node_ = nullptr;  // its entry in the signal-safe list of named temporaries

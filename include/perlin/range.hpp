@@ -19,7 +19,8 @@ inline constexpr double k_perlin_table_min_3d = -1.0266;
 /// Throws perlin::invalid_argument for other `dims`.
 [[nodiscard]] double improved_bound(std::size_t dims);
 
-/// Maps a noise value to [0, 1] as (v + 1) / 2, the usual convention of noise snippets. Only values in
+/// Maps a noise value to [0, 1] as (v + 1) / 2, the usual convention of noise snippets. Only values
+/// in
 /// [-1, 1] land in [0, 1]: improved 3-D noise exceeds 1 by up to 3.7% (see
 /// k_perlin_table_max_3d), so the result can leave [0, 1] slightly; clamp it if that matters.
 [[nodiscard]] constexpr double to_unit(double v) noexcept { return (v + 1.0) * 0.5; }

@@ -29,8 +29,8 @@ struct target_status {
 [[nodiscard]] std::string active_target();
 
 /// Caps the SIMD level (process-wide, for later calls; thread safe): `name` is one of
-/// available_targets() (in any case: "avx2" is "AVX2"), or "" to remove the cap. Throws perlin::invalid_argument otherwise,
-/// listing the valid names.
+/// available_targets() (in any case: "avx2" is "AVX2"), or "" to remove the cap. Throws
+/// perlin::invalid_argument otherwise, listing the valid names.
 void set_max_target(std::string_view name);
 
 }  // namespace perlin

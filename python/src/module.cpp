@@ -39,7 +39,8 @@ std::int64_t to_int64(const py::handle& o, const char* name) {
 double to_double(const py::handle& o, const char* name) {
   if (!(py::isinstance<py::float_>(o) || is_int(o)) || py::isinstance<py::bool_>(o)) {
     // numpy scalars are accepted through __float__
-    if (!py::hasattr(o, "__float__") || py::isinstance<py::str>(o) || py::isinstance<py::bool_>(o)) {
+    if (!py::hasattr(o, "__float__") || py::isinstance<py::str>(o) ||
+        py::isinstance<py::bool_>(o)) {
       type_error(std::string(name) + ": must be a number");
     }
   }
@@ -68,7 +69,8 @@ std::string option_text(const perlin::option_info& row, const py::handle& v) {
       if (!is_int(v)) type_error(name + ": must be an integer");
       return py::str(v).cast<std::string>();
     case perlin::option_type::number:
-      if (py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) || !py::hasattr(v, "__float__")) {
+      if (py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) ||
+          !py::hasattr(v, "__float__")) {
         type_error(name + ": must be a number");
       }
       return py::repr(py::float_(v.cast<double>())).cast<std::string>();
@@ -85,7 +87,8 @@ std::string option_text(const perlin::option_info& row, const py::handle& v) {
       }
       std::string out;
       for (const auto& item : v.cast<py::sequence>()) {
-        if (!is_int(item)) type_error(name + ": must be an integer or a sequence of 1 to 4 integers");
+        if (!is_int(item))
+          type_error(name + ": must be an integer or a sequence of 1 to 4 integers");
         out += (out.empty() ? "" : ",") + py::str(item).cast<std::string>();
       }
       if (out.empty()) throw py::value_error(name + ": give 1 to 4 periods, or None");
@@ -111,11 +114,16 @@ const perlin::option_info& row_of(const std::string& keyword) {
 py::object option_value(const perlin::option_info& row, const perlin::field_spec& spec) {
   const std::string t = row.get(spec);
   switch (row.type) {
-    case perlin::option_type::integer: return py::int_(std::stoll(t));
-    case perlin::option_type::seed: return py::int_(py::str(t));
-    case perlin::option_type::number: return py::float_(std::stod(t));
-    case perlin::option_type::flag: return py::bool_(t == "true");
-    case perlin::option_type::choice: return py::str(t);
+    case perlin::option_type::integer:
+      return py::int_(std::stoll(t));
+    case perlin::option_type::seed:
+      return py::int_(py::str(t));
+    case perlin::option_type::number:
+      return py::float_(std::stod(t));
+    case perlin::option_type::flag:
+      return py::bool_(t == "true");
+    case perlin::option_type::choice:
+      return py::str(t);
     case perlin::option_type::periods: {
       const auto& p = spec.period;
       if (p.size() == 1) return py::int_(p[0]);
@@ -146,8 +154,8 @@ perlin::field_spec spec_from(const py::kwargs& kw) {
     if (k == "_recipe") continue;
     const perlin::option_info& row = row_of(k);
     if (std::find(seen.begin(), seen.end(), &row) != seen.end()) {
-      throw py::value_error(std::string(row.name) + ": given twice (" + std::string(row.name) + " and " +
-                            std::string(row.alias) + " are the same option); give one");
+      throw py::value_error(std::string(row.name) + ": given twice (" + std::string(row.name) +
+                            " and " + std::string(row.alias) + " are the same option); give one");
     }
     seen.push_back(&row);
     if (value.is_none()) continue;
@@ -170,11 +178,13 @@ using carray = py::array_t<T, py::array::c_style>;
 /// Pointers to D coordinate arrays of n elements each (already broadcast and contiguous).
 template <class T>
 std::vector<const T*> axes_of(const std::vector<carray<T>>& coords, std::size_t& n) {
-  if (coords.empty() || coords.size() > 4) throw py::value_error("point: must have 1 to 4 coordinates");
+  if (coords.empty() || coords.size() > 4)
+    throw py::value_error("point: must have 1 to 4 coordinates");
   n = static_cast<std::size_t>(coords[0].size());
   std::vector<const T*> axes;
   for (const auto& c : coords) {
-    if (static_cast<std::size_t>(c.size()) != n) throw py::value_error("coordinates: must have the same size");
+    if (static_cast<std::size_t>(c.size()) != n)
+      throw py::value_error("coordinates: must have the same size");
     axes.push_back(c.data());
   }
   return axes;
@@ -215,7 +225,8 @@ void eval_points(const py_field& f, const std::vector<carray<T>>& coords, carray
                  unsigned threads, bool strict) {
   std::size_t n = 0;
   const auto axes = axes_of(coords, n);
-  if (static_cast<std::size_t>(out.size()) != n) throw py::value_error("out: must hold one value per point");
+  if (static_cast<std::size_t>(out.size()) != n)
+    throw py::value_error("out: must hold one value per point");
   perlin::point_set<T> ps;
   std::span<const T>* spans[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
   for (std::size_t k = 0; k < axes.size(); ++k) *spans[k] = std::span<const T>(axes[k], n);
@@ -228,10 +239,12 @@ void eval_points(const py_field& f, const std::vector<carray<T>>& coords, carray
 perlin::grid make_grid(const std::vector<std::size_t>& shape, const std::vector<double>& origin,
                        const std::vector<double>& step, const std::vector<std::int64_t>& first) {
   const std::size_t d = shape.size();
-  if (d < 1 || d > 4) throw py::value_error("shape: must have 1 to 4 axes, got " + std::to_string(d));
+  if (d < 1 || d > 4)
+    throw py::value_error("shape: must have 1 to 4 axes, got " + std::to_string(d));
   const auto check_len = [d](std::size_t len, const char* name) {
     if (len != 0 && len != d) {
-      throw py::value_error(std::string(name) + ": must have one value per axis (" + std::to_string(d) + ")");
+      throw py::value_error(std::string(name) + ": must have one value per axis (" +
+                            std::to_string(d) + ")");
     }
   };
   check_len(origin.size(), "origin");
@@ -250,23 +263,28 @@ perlin::grid make_grid(const std::vector<std::size_t>& shape, const std::vector<
 }
 
 template <class T>
-py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigned threads, bool strict) {
-  if (static_cast<std::size_t>(out.size()) != g.size()) throw py::value_error("out: must have the grid's shape");
+py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigned threads,
+               bool strict) {
+  if (static_cast<std::size_t>(out.size()) != g.size())
+    throw py::value_error("out: must have the grid's shape");
   T* o = out.mutable_data();
   perlin::value_range<T> r;
   {
     py::gil_scoped_release release;
-    r = perlin::fill_grid(f.field, g, std::span<T>(o, g.size()), {.threads = threads, .strict = strict});
+    r = perlin::fill_grid(f.field, g, std::span<T>(o, g.size()),
+                          {.threads = threads, .strict = strict});
   }
   return py::make_tuple(r.min, r.max);
 }
 
 /// Values and planar gradients (D arrays of the grid's size) on the float SIMD path.
-py::tuple fill_deriv(const py_field& f, const perlin::grid& g, carray<float>& out, carray<float>& grad,
-                     unsigned threads, bool strict) {
+py::tuple fill_deriv(const py_field& f, const perlin::grid& g, carray<float>& out,
+                     carray<float>& grad, unsigned threads, bool strict) {
   const std::size_t n = g.size();
-  if (static_cast<std::size_t>(out.size()) != n) throw py::value_error("out: must have the grid's shape");
-  if (static_cast<std::size_t>(grad.size()) != n * g.dims) throw py::value_error("gradient: must hold D values a sample");
+  if (static_cast<std::size_t>(out.size()) != n)
+    throw py::value_error("out: must have the grid's shape");
+  if (static_cast<std::size_t>(grad.size()) != n * g.dims)
+    throw py::value_error("gradient: must hold D values a sample");
   float* o = out.mutable_data();
   float* d = grad.mutable_data();
   perlin::value_range<float> r;
@@ -287,7 +305,8 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
   o.quiet = true;
   // A render setting's value as text: a sequence is a comma list (size is W x H), numbers are
   // written exactly, flags are true/false.
-  const auto setting_text = [](const perlin_render::render_setting& st, const py::handle& v) -> std::string {
+  const auto setting_text = [](const perlin_render::render_setting& st,
+                               const py::handle& v) -> std::string {
     const std::string name(st.name);
     if (st.flag) {
       if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
@@ -317,7 +336,9 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
       std::replace(name.begin(), name.end(), '_', '-');
       if (k == "threads") {
         const std::int64_t t = to_int64(value, "threads");
-        if (t < 0 || t > 65535) throw py::value_error("threads: must be 0 (every core) to 65535, got " + std::to_string(t));
+        if (t < 0 || t > 65535)
+          throw py::value_error("threads: must be 0 (every core) to 65535, got " +
+                                std::to_string(t));
         o.threads = static_cast<unsigned>(t);
       } else if (k == "strict") {
         o.strict = to_bool(value, "strict");
@@ -325,8 +346,9 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
         o.recipe = to_str(value, "recipe");
       } else if (name == "frames" || name == "loop" || name == "animated" || name == "fps" ||
                  name == "loop-radius" || name == "time-step") {
-        type_error("render(): " + k + " is for animations, which `perlin render --frames` writes; render() "
-               "returns one picture");
+        type_error("render(): " + k +
+                   " is for animations, which `perlin render --frames` writes; render() "
+                   "returns one picture");
       } else if (const auto* st = perlin_render::find_render_setting(name)) {
         perlin_render::set_render_setting(o, name, setting_text(*st, value));
       } else if (perlin::find_option(name) != nullptr) {
@@ -340,7 +362,8 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
         for (auto& n : owned) std::replace(n.begin(), n.end(), '-', '_');
         for (const auto& n : owned) names.push_back(n);
         const std::string near = perlin::closest_name(k, names);
-        type_error("render() got an unknown option '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        type_error("render() got an unknown option '" + k + "'" +
+                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
     }
   } catch (const perlin_render::usage_error& e) {
@@ -404,14 +427,17 @@ PYBIND11_MODULE(_perlin, m) {
                                }
                                return kw;
                              })
-      .def_property_readonly("recipe", [](const py_field& f) { return perlin::to_recipe(f.spec); },
-                             "The field's recipe: one line that names it completely (docs/recipes.md).")
+      .def_property_readonly(
+          "recipe", [](const py_field& f) { return perlin::to_recipe(f.spec); },
+          "The field's recipe: one line that names it completely (docs/recipes.md).")
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))
       .def("_points32", &eval_points<float>)
       .def("_points64", &eval_points<double>)
-      .def("_grid32", [](const py_field& f, const perlin::grid& g, carray<float>& out, unsigned t, bool s) { return fill(f, g, out, t, s); })
-      .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t, bool s) { return fill(f, g, out, t, s); })
+      .def("_grid32", [](const py_field& f, const perlin::grid& g, carray<float>& out, unsigned t,
+                         bool s) { return fill(f, g, out, t, s); })
+      .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t,
+                         bool s) { return fill(f, g, out, t, s); })
       .def("_grid_deriv32", &fill_deriv);
 
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
@@ -420,11 +446,14 @@ PYBIND11_MODULE(_perlin, m) {
         "The pixels `perlin render` writes to a PNG, as a uint8 (h, w) or (h, w, 3) array, or\n"
         "uint16 (h, w) with bits=16. Keywords: the command's options with _ for - (size=(w, h),\n"
         "step, scale, origin, offset, bits, colormap, range, stretch, tileable, ...), every field\n"
-        "option of perlin.options() (frequency is the field's, as in Field), recipe=, threads, strict.");
-  m.def("options", [] { return perlin::options_json(); },
-        "The option table as JSON text (perlin options --json).");
+        "option of perlin.options() (frequency is the field's, as in Field), recipe=, threads, "
+        "strict.");
+  m.def(
+      "options", [] { return perlin::options_json(); },
+      "The option table as JSON text (perlin options --json).");
   m.def("targets", &perlin::available_targets, "The SIMD targets usable here, best first.");
   m.def("active_target", &perlin::active_target);
-  m.def("set_max_target", [](const std::string& name) { perlin::set_max_target(name); },
-        "Cap the SIMD target ('' removes the cap).");
+  m.def(
+      "set_max_target", [](const std::string& name) { perlin::set_max_target(name); },
+      "Cap the SIMD target ('' removes the cap).");
 }

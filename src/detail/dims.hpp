@@ -22,10 +22,14 @@ T dispatch_dims(std::span<const T> p, std::span<T> gradient, F&& f) {
   }
   T* g = gradient.empty() ? nullptr : gradient.data();
   switch (p.size()) {
-    case 1: return f.template operator()<1>(p.data(), g);
-    case 2: return f.template operator()<2>(p.data(), g);
-    case 3: return f.template operator()<3>(p.data(), g);
-    default: return f.template operator()<4>(p.data(), g);
+    case 1:
+      return f.template operator()<1>(p.data(), g);
+    case 2:
+      return f.template operator()<2>(p.data(), g);
+    case 3:
+      return f.template operator()<3>(p.data(), g);
+    default:
+      return f.template operator()<4>(p.data(), g);
   }
 }
 

@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "perlin/field.hpp"
-#include "perlin/grid.hpp"
-
 #include "perlin/fractal.hpp"
+#include "perlin/grid.hpp"
 #include "perlin/lattice.hpp"
 #include "perlin/value_noise.hpp"
 
@@ -41,15 +40,15 @@ struct hash_tables {
 
 /// One octave of a grid: where it samples and its tables along x (the row direction).
 struct octave_plan {
-  double freq = 1;                          // octave coordinate = x * freq + offset
+  double freq = 1;  // octave coordinate = x * freq + offset
   std::array<double, 4> offset{};
   std::array<axis_wrap, 4> wrap{};
   /// True: per-sample gathers (cells narrower than a few columns); false: per-cell coefficients.
   bool gather = false;
   // Per column (count[0] + k_pad entries, the padding repeats the last column):
-  std::vector<float> fx;        // fraction of the octave coordinate, in [0, 1)
-  std::vector<float> t;         // its blend weight: fade for improved, the interpolation for value
-  std::vector<std::int32_t> cell;  // index of its cell among the cells the row touches
+  std::vector<float> fx;  // fraction of the octave coordinate, in [0, 1)
+  std::vector<float> t;   // its blend weight: fade for improved, the interpolation for value
+  std::vector<std::int32_t> cell;      // index of its cell among the cells the row touches
   std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
   // Per cell the row touches:
   std::vector<std::int32_t> cx0, cx1;  // hashed x index of the lower and upper corner
@@ -87,7 +86,7 @@ struct grid_plan {
   /// Distance in floats between the starts of two rows of the output (the whole grid's width
   /// when the plan covers a band of columns).
   std::size_t row_stride = 0;
-  std::vector<float> amp;             // per octave
+  std::vector<float> amp;  // per octave
   std::vector<octave_plan> octaves;
   hash_tables tables;
 };
@@ -116,7 +115,7 @@ struct exact_grid_plan {
   std::size_t nx = 0;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
-  hash_tables tables;  // the lattice's permutation as gather tables
+  hash_tables tables;          // the lattice's permutation as gather tables
   bool normalize = false;
   double amplitude_sum = 1;
   std::vector<octave> octaves;
@@ -146,8 +145,7 @@ struct points_plan {
 /// rows are still in cache (a second pass over a large grid reads it back from memory).
 using fill_rows_fn = void (*)(const grid_plan&, std::size_t row_begin, std::size_t row_end,
                               float* out, float* lo, float* hi);
-using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size_t end,
-                                float* out);
+using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size_t end, float* out);
 
 /// Samples at double coordinates coord[a][0 .. n) (a < plan.dims <= 3): every octave's lattice
 /// position x * freq + offset is computed in double and split exactly (so that any coordinate,

@@ -18,7 +18,6 @@
 #include <limits>
 
 #include "detail/lanes.hpp"
-
 #include "perlin/lattice.hpp"
 #include "perlin/value_noise.hpp"
 
@@ -44,10 +43,22 @@ constexpr T lerp(T t, T a, T b) noexcept {
 /// product gx*x + gy*y + gz*z gives the same bits as the reference's `(+-u) + (+-v)` because
 /// every product is exact and adding the zero term changes nothing but the sign of a zero.
 inline constexpr std::array<std::array<std::int8_t, 3>, 16> k_grad3 = {{
-    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},  // h = 0..3:   +-x +-y
-    {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},  // h = 4..7:   +-x +-z
-    {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1},  // h = 8..11:  +-y +-z
-    {1, 1, 0}, {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},  // h = 12..15: y+x, -y+z, y-x, -y-z
+    {1, 1, 0},
+    {-1, 1, 0},
+    {1, -1, 0},
+    {-1, -1, 0},  // h = 0..3:   +-x +-y
+    {1, 0, 1},
+    {-1, 0, 1},
+    {1, 0, -1},
+    {-1, 0, -1},  // h = 4..7:   +-x +-z
+    {0, 1, 1},
+    {0, -1, 1},
+    {0, 1, -1},
+    {0, -1, -1},  // h = 8..11:  +-y +-z
+    {1, 1, 0},
+    {0, -1, 1},
+    {-1, 1, 0},
+    {0, -1, -1},  // h = 12..15: y+x, -y+z, y-x, -y-z
 }};
 
 /// The 32 gradients of 4-D improved noise, indexed by hash & 31: component h >> 3 is zero, the
@@ -96,7 +107,8 @@ inline axis_index wrap_index(std::int64_t i, const axis_wrap& w) noexcept {
 /// gives index 0: memory stays safe, the conversion is never undefined, and the caller's fraction
 /// x - floor(x) is NaN, so the sample is NaN.
 inline std::int64_t huge_index(double fl, const axis_wrap& w) noexcept {
-  if (!std::isfinite(fl)) [[unlikely]] return 0;
+  if (!std::isfinite(fl)) [[unlikely]]
+    return 0;
   return static_cast<std::int64_t>(
       std::fmod(fl, w.modulo ? static_cast<double>(w.period) : k_huge));
 }
@@ -104,7 +116,8 @@ inline std::int64_t huge_index(double fl, const axis_wrap& w) noexcept {
 /// Reduces the integer `fl` (= floor(x)) with the axis wrap.
 template <class T>
 inline axis_index lattice_index(T fl, const axis_wrap& w) noexcept {
-  if (std::abs(fl) < T(k_huge)) [[likely]] return wrap_index(static_cast<std::int64_t>(fl), w);
+  if (std::abs(fl) < T(k_huge)) [[likely]]
+    return wrap_index(static_cast<std::int64_t>(fl), w);
   return wrap_index(huge_index(static_cast<double>(fl), w), w);
 }
 
@@ -126,8 +139,7 @@ inline axis_index split_axis(T x, const axis_wrap& w, T& frac) noexcept {
 /// Hash bytes of the 2^D corners of the cell, corner c having bit k set when it takes the upper
 /// index along axis k. Dimensions below 3 hash like the 3-D noise with the missing indices 0.
 template <int D>
-inline void hash_corners(const std::uint8_t* p, const axis_index* idx,
-                         std::uint32_t* h) noexcept {
+inline void hash_corners(const std::uint8_t* p, const axis_index* idx, std::uint32_t* h) noexcept {
   constexpr int depth = D <= 3 ? 3 : 4;
   h[0] = p[idx[0].i0];
   h[1] = p[idx[0].i1];
@@ -234,7 +246,8 @@ T improved_written_out(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1,
                        T x2 = T(0)) noexcept {
   static_assert(D == 2 || D == 3);
   const bool finite = std::isfinite(x0) && std::isfinite(x1) && (D == 2 || std::isfinite(x2));
-  if (!finite) [[unlikely]] return std::numeric_limits<T>::quiet_NaN();
+  if (!finite) [[unlikely]]
+    return std::numeric_limits<T>::quiet_NaN();
   const cell3<T> c = locate<D>(p, wrap, x0, x1, x2);
   const T fx = c.fx, fy = c.fy, fz = c.fz;
   const T u = fade(fx);
@@ -259,10 +272,8 @@ T improved_written_out(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1,
     return lerp(w,
                 lerp(v, lerp(u, dot(p[c.aa + z0], fx, fy, fz), dot(p[c.ba + z0], fx1, fy, fz)),
                      lerp(u, dot(p[c.ab + z0], fx, fy1, fz), dot(p[c.bb + z0], fx1, fy1, fz))),
-                lerp(v,
-                     lerp(u, dot(p[c.aa + z1], fx, fy, fz1), dot(p[c.ba + z1], fx1, fy, fz1)),
-                     lerp(u, dot(p[c.ab + z1], fx, fy1, fz1),
-                          dot(p[c.bb + z1], fx1, fy1, fz1))));
+                lerp(v, lerp(u, dot(p[c.aa + z1], fx, fy, fz1), dot(p[c.ba + z1], fx1, fy, fz1)),
+                     lerp(u, dot(p[c.ab + z1], fx, fy1, fz1), dot(p[c.bb + z1], fx1, fy1, fz1))));
   }
 }
 
@@ -295,8 +306,8 @@ inline void gradient_lanes(std::uint32_t h0, std::uint32_t h1, std::uint32_t h2,
 /// wrap masks), the 4 corners of 2-D or the 8 of 3-D four at a time. Coordinates of 2^31 and
 /// more, NaN and infinities, and periods that need a modulo take the written-out path.
 template <int D>
-[[gnu::always_inline]] inline float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, float x0, float x1,
-                     float x2) noexcept {
+[[gnu::always_inline]] inline float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap,
+                                                   float x0, float x1, float x2) noexcept {
   using namespace lanes;
   const f32x4 x = {x0, x1, x2, 0.f};
   const i32x4 mask = {static_cast<std::int32_t>(wrap[0].mask),
@@ -345,11 +356,12 @@ template <int D>
 
 /// Double: the split as written out, the corners two at a time (a y pair per vector).
 template <int D>
-[[gnu::always_inline]] inline double improved_lanes(const std::uint8_t* p, const axis_wrap* wrap, double x0, double x1,
-                      double x2) noexcept {
+[[gnu::always_inline]] inline double improved_lanes(const std::uint8_t* p, const axis_wrap* wrap,
+                                                    double x0, double x1, double x2) noexcept {
   using lanes::f64x2;
   const bool finite = std::isfinite(x0) && std::isfinite(x1) && (D == 2 || std::isfinite(x2));
-  if (!finite) [[unlikely]] return std::numeric_limits<double>::quiet_NaN();
+  if (!finite) [[unlikely]]
+    return std::numeric_limits<double>::quiet_NaN();
   const cell3<double> c = locate<D>(p, wrap, x0, x1, x2);
   const f64x2 fxy = {c.fx, c.fy};
   const f64x2 t = fxy * fxy * fxy * (fxy * (fxy * 6.0 - 15.0) + 10.0);  // fade of x and y
@@ -381,7 +393,8 @@ template <int D>
     const f64x2 lo1 = pair(p[c.aa + z1], p[c.ab + z1], px0, pz1);
     const f64x2 hi1 = pair(p[c.ba + z1], p[c.bb + z1], px1, pz1);
     const f64x2 l0 = lo0 + u * (hi0 - lo0), l1 = lo1 + u * (hi1 - lo1);  // (y0, y1) at z0, z1
-    const f64x2 ya = __builtin_shufflevector(l0, l1, 0, 2), yb = __builtin_shufflevector(l0, l1, 1, 3);
+    const f64x2 ya = __builtin_shufflevector(l0, l1, 0, 2),
+                yb = __builtin_shufflevector(l0, l1, 1, 3);
     const f64x2 y = ya + __builtin_shufflevector(t, t, 1, 1) * (yb - ya);
     return y[0] + fade(c.fz) * (y[1] - y[0]);
   }
@@ -391,7 +404,8 @@ template <int D>
 /// The hot single-call path of improved noise in 2-D and 3-D: the lanes where the compiler has
 /// them, else written out; the same bits either way.
 template <int D, class T>
-[[gnu::always_inline]] inline T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1, T x2 = T(0)) noexcept {
+[[gnu::always_inline]] inline T improved_fast(const std::uint8_t* p, const axis_wrap* wrap, T x0,
+                                              T x1, T x2 = T(0)) noexcept {
   static_assert(D == 2 || D == 3);
 #ifdef PERLIN_HAVE_LANES
   return improved_lanes<D>(p, wrap, x0, x1, x2);
@@ -411,7 +425,8 @@ T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) no
   } else if constexpr (D == 3) {
     if (grad == nullptr) return improved_fast<3, T>(p, wrap, x[0], x[1], x[2]);
   }
-  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
+  if (!all_finite<T, D>(x)) [[unlikely]]
+    return fail_nan<T, D>(grad);
   constexpr int n = 1 << D;
   axis_index idx[4] = {};
   T f[D];
@@ -487,7 +502,8 @@ template <int D, class T>
 T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const T* x,
         T* grad) noexcept {
   static_assert(D >= 1 && D <= 4);
-  if (!all_finite<T, D>(x)) [[unlikely]] return fail_nan<T, D>(grad);
+  if (!all_finite<T, D>(x)) [[unlikely]]
+    return fail_nan<T, D>(grad);
   constexpr int n = 1 << D;
   axis_index idx[4] = {};
   T s[D];
@@ -512,14 +528,14 @@ T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const 
 /// Decorrelation offsets per axis (documented on fractal::set_decorrelate). Each has an odd
 /// number of 128ths as its fraction, so i * offset is off the lattice for every octave i < 128,
 /// and adding it to a coordinate on a coarse dyadic grid is exact, which keeps periods exact.
-inline constexpr std::array<double, 4> k_decorrelate_offsets = {101.6171875, 67.4140625,
-                                                                43.7265625, 29.2421875};
+inline constexpr std::array<double, 4> k_decorrelate_offsets = {101.6171875, 67.4140625, 43.7265625,
+                                                                29.2421875};
 
 /// The integer lacunarity that scales periods between octaves, or 1 when it is not an integer
 /// (then the octaves keep the base period and the fractal does not tile).
 inline std::uint64_t integral_lacunarity(double lacunarity) noexcept {
-  const bool integral = lacunarity == std::floor(lacunarity) && lacunarity >= 1.0 &&
-                        lacunarity < 4294967296.0;
+  const bool integral =
+      lacunarity == std::floor(lacunarity) && lacunarity >= 1.0 && lacunarity < 4294967296.0;
   return integral ? static_cast<std::uint64_t>(lacunarity) : 1;
 }
 

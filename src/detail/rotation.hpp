@@ -9,7 +9,8 @@ namespace perlin::detail {
 inline constexpr double k_r2 = 0.70710678118654752440, k_r6 = 0.40824829046386301637,
                         k_r3 = 0.57735026918962576451;
 /// Rows a, b, c: lattice = x a + y b + z c.
-inline constexpr double k_rot[3][3] = {{k_r2, -k_r2, 0}, {k_r6, k_r6, -2 * k_r6}, {k_r3, k_r3, k_r3}};
+inline constexpr double k_rot[3][3] = {
+    {k_r2, -k_r2, 0}, {k_r6, k_r6, -2 * k_r6}, {k_r3, k_r3, k_r3}};
 
 /// Lattice coordinate j (< 3) of the point p[0 .. n), n >= 2: sum over k < min(3, n) of
 /// p[k] k_rot[k][j], accumulated in double from k = 0.

@@ -16,8 +16,8 @@ namespace perlin::detail {
 /// `jacobian` is not empty (D x D, row-major) it receives d x'_r / d x_c.
 template <class T>
 void displace(const warp& w, const lattice& warp_lattice,
-              const std::variant<improved_noise, value_noise>& base, double frequency, std::span<T> x,
-              std::span<T> jacobian) noexcept;
+              const std::variant<improved_noise, value_noise>& base, double frequency,
+              std::span<T> x, std::span<T> jacobian) noexcept;
 
 /// The warp lattice for a field whose lattice is `field_lattice`: `w`'s own permutation (or the
 /// field's) with period P x frequency where the field has period P. Throws

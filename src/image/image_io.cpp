@@ -35,8 +35,10 @@ struct spng_deleter {
 void check_writable(const std::filesystem::path& path) {
   const auto folder = folder_of(path);
   std::error_code ec;
-  if (!std::filesystem::exists(folder, ec)) fail(path, "folder '" + folder.string() + "' does not exist");
-  if (!std::filesystem::is_directory(folder, ec)) fail(path, "'" + folder.string() + "' is not a folder");
+  if (!std::filesystem::exists(folder, ec))
+    fail(path, "folder '" + folder.string() + "' does not exist");
+  if (!std::filesystem::is_directory(folder, ec))
+    fail(path, "'" + folder.string() + "' is not a folder");
   if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder");
   pending_file probe(path);  // throws if the folder does not accept a new file; discarded
 }
@@ -48,13 +50,15 @@ void write_png(pending_file& file, std::size_t width, std::size_t height, pixel_
 }
 
 void write_png(const std::filesystem::path& path, std::size_t width, std::size_t height,
-               pixel_format format, std::span<const std::uint8_t> data, const png_options& options) {
+               pixel_format format, std::span<const std::uint8_t> data,
+               const png_options& options) {
   pending_file file(path);
   write_png(file, width, height, format, data, options);
   file.publish();
 }
 
-std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape, std::span<const float> data) {
+std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
+                                     std::span<const float> data) {
   std::size_t n = 1;
   std::string dims;
   for (const std::size_t d : shape) {
@@ -64,14 +68,17 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape, std::sp
     n *= d;
     dims += std::to_string(d) + ", ";
   }
-  if (shape.size() == 1) dims.pop_back();  // "(5,)"
-  else if (!dims.empty()) dims.resize(dims.size() - 2);
+  if (shape.size() == 1)
+    dims.pop_back();  // "(5,)"
+  else if (!dims.empty())
+    dims.resize(dims.size() - 2);
   if (n != data.size()) throw invalid_argument("data: does not match the shape");
   // NumPy format 1.0: magic, version, header length (uint16 LE), then a dict padded with spaces
   // and ending in '\n' so that the data starts at a multiple of 64 bytes.
   // Native byte order, said in the header: '<f4' little-endian, '>f4' big-endian.
   constexpr const char* descr = std::endian::native == std::endian::big ? ">f4" : "<f4";
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string header =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
@@ -86,7 +93,8 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape, std::sp
   std::memcpy(out.data(), prefix.data(), prefix.size());
   std::memcpy(out.data() + prefix.size(), header.data(), header.size());
   if (!data.empty()) {
-    std::memcpy(out.data() + prefix.size() + header.size(), data.data(), data.size() * sizeof(float));
+    std::memcpy(out.data() + prefix.size() + header.size(), data.data(),
+                data.size() * sizeof(float));
   }
   return out;
 }
@@ -122,17 +130,27 @@ png_image read_png(const std::filesystem::path& path, std::size_t max_bytes) {
   img.height = ihdr.height;
   img.bit_depth = ihdr.bit_depth;
   switch (ihdr.color_type) {
-    case SPNG_COLOR_TYPE_GRAYSCALE: img.channels = 1; break;
-    case SPNG_COLOR_TYPE_TRUECOLOR: img.channels = 3; break;
-    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA: img.channels = 2; break;
-    case SPNG_COLOR_TYPE_TRUECOLOR_ALPHA: img.channels = 4; break;
-    default: img.channels = 1; break;
+    case SPNG_COLOR_TYPE_GRAYSCALE:
+      img.channels = 1;
+      break;
+    case SPNG_COLOR_TYPE_TRUECOLOR:
+      img.channels = 3;
+      break;
+    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA:
+      img.channels = 2;
+      break;
+    case SPNG_COLOR_TYPE_TRUECOLOR_ALPHA:
+      img.channels = 4;
+      break;
+    default:
+      img.channels = 1;
+      break;
   }
   std::size_t size = 0;
   rc = spng_decoded_image_size(ctx.get(), SPNG_FMT_PNG, &size);
   if (rc == 0 && size > max_bytes) {
-    fail(path, "the decoded image would take " + std::to_string(size) + " bytes, over the limit of " +
-                   std::to_string(max_bytes));
+    fail(path, "the decoded image would take " + std::to_string(size) +
+                   " bytes, over the limit of " + std::to_string(max_bytes));
   }
   if (rc == 0) {
     img.data.resize(size);

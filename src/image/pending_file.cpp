@@ -75,7 +75,8 @@ unsigned current_umask() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("Umask:", 0) == 0) return static_cast<unsigned>(std::strtoul(line.c_str() + 6, nullptr, 8));
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<unsigned>(std::strtoul(line.c_str() + 6, nullptr, 8));
   }
   return 022;
 }
@@ -141,7 +142,8 @@ pending_file::pending_file(const std::filesystem::path& target) : target_(throug
       return;
     }
     if (!S_ISREG(st.st_mode)) {
-      fail(target, S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file, a device or a FIFO");
+      fail(target,
+           S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file, a device or a FIFO");
     }
     mode_ = st.st_mode & 07777;
   } else {

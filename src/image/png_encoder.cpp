@@ -24,7 +24,8 @@ void put32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
 }
 
-void chunk(std::vector<std::uint8_t>& out, const char* type, const std::uint8_t* data, std::size_t size) {
+void chunk(std::vector<std::uint8_t>& out, const char* type, const std::uint8_t* data,
+           std::size_t size) {
   put32(out, static_cast<std::uint32_t>(size));
   const std::size_t start = out.size();
   out.insert(out.end(), type, type + 4);
@@ -42,8 +43,8 @@ struct band {
 
 /// Filters rows [b.row_begin, b.row_end) with the Sub filter (each byte minus the one a pixel
 /// before it; 16-bit samples go big-endian) and deflates them as one raw deflate stream.
-void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen, std::span<const std::uint8_t> data,
-                  int level, bool last) {
+void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen,
+                  std::span<const std::uint8_t> data, int level, bool last) {
   const std::size_t row_bytes = width * bpp;
   std::vector<std::uint8_t> raw((b.row_end - b.row_begin) * (row_bytes + 1));
   std::vector<std::uint8_t> line(row_bytes);
@@ -79,7 +80,8 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen, std
   const bool ok = last ? rc == Z_STREAM_END : rc == Z_OK;
   // Shrink to what was written (erase, not resize: GCC 12 at -O1 under the sanitizers warns
   // falsely, -Wstringop-overflow, about the memset of a growing resize).
-  const std::size_t used = b.deflated.size() - std::min<std::size_t>(z.avail_out, b.deflated.size());
+  const std::size_t used =
+      b.deflated.size() - std::min<std::size_t>(z.avail_out, b.deflated.size());
   b.deflated.erase(b.deflated.begin() + static_cast<std::ptrdiff_t>(used), b.deflated.end());
   deflateEnd(&z);
   if (!ok || z.avail_in != 0) throw io_error("PNG: zlib failed");
@@ -89,9 +91,11 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen, std
 
 /// The zlib stream of the filtered image (the content of IDAT, or of fdAT after its number).
 std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, pixel_format format,
-                                         std::span<const std::uint8_t> data, const png_options& options);
+                                         std::span<const std::uint8_t> data,
+                                         const png_options& options);
 
-void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t height, pixel_format format) {
+void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t height,
+                pixel_format format) {
   std::uint8_t ihdr[13];
   const auto be32 = [](std::uint8_t* p, std::uint32_t v) {
     p[0] = static_cast<std::uint8_t>(v >> 24);
@@ -103,12 +107,13 @@ void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t h
   be32(ihdr + 4, static_cast<std::uint32_t>(height));
   ihdr[8] = format == pixel_format::gray16 ? 16 : 8;
   ihdr[9] = format == pixel_format::rgb8 ? 2 : 0;  // truecolour or greyscale
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;               // deflate, adaptive filters, no interlace
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;              // deflate, adaptive filters, no interlace
   chunk(out, "IHDR", ihdr, sizeof ihdr);
 }
 
 std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixel_format format,
-                                     std::span<const std::uint8_t> data, const png_options& options) {
+                                     std::span<const std::uint8_t> data,
+                                     const png_options& options) {
   const auto z = compress_image(width, height, format, data, options);
   constexpr std::size_t k_idat = std::size_t{1} << 24;
   std::vector<std::uint8_t> out;
@@ -123,23 +128,27 @@ std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixe
 }
 
 std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, pixel_format format,
-                                         std::span<const std::uint8_t> data, const png_options& options) {
-  const std::size_t bpp = format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
+                                         std::span<const std::uint8_t> data,
+                                         const png_options& options) {
+  const std::size_t bpp =
+      format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
   }
   const std::size_t expected = width * height * bpp;  // below 2^64: each side is below 2^31
   if (expected / bpp / height != width || data.size() != expected) {
-    throw invalid_argument("data: expected width x height x " + std::to_string(bpp) + " bytes, got " +
-                           std::to_string(data.size()));
+    throw invalid_argument("data: expected width x height x " + std::to_string(bpp) +
+                           " bytes, got " + std::to_string(data.size()));
   }
   if (options.compression < 0 || options.compression > 9) {
-    throw invalid_argument("compression: must be 0 to 9, got " + std::to_string(options.compression));
+    throw invalid_argument("compression: must be 0 to 9, got " +
+                           std::to_string(options.compression));
   }
   // Bands of whole rows, about k_band_bytes each: fixed by the image, not by the threads.
   const std::size_t rows_per_band = std::max<std::size_t>(1, k_band_bytes / (width * bpp + 1));
   std::vector<band> bands;
-  for (std::size_t r = 0; r < height; r += rows_per_band) bands.push_back({r, std::min(height, r + rows_per_band), {}, 1, 0});
+  for (std::size_t r = 0; r < height; r += rows_per_band)
+    bands.push_back({r, std::min(height, r + rows_per_band), {}, 1, 0});
   // Bands over the threads (the library's runner: contiguous chunks, same bytes for any count).
   detail::parallel_for(bands.size(), detail::thread_count(options.threads, bands.size()),
                        [&](std::size_t begin, std::size_t end) {
@@ -166,7 +175,8 @@ std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, 
 apng_writer::apng_writer(std::size_t width, std::size_t height, pixel_format format, unsigned fps,
                          const png_options& options)
     : width_(width), height_(height), format_(format), fps_(fps), options_(options) {
-  if (fps == 0 || fps > 1000) throw invalid_argument("fps: must be 1 to 1000, got " + std::to_string(fps));
+  if (fps == 0 || fps > 1000)
+    throw invalid_argument("fps: must be 1 to 1000, got " + std::to_string(fps));
 }
 
 void apng_writer::add_frame(std::span<const std::uint8_t> data) {
@@ -181,8 +191,8 @@ void apng_writer::add_frame(std::span<const std::uint8_t> data) {
   fctl.push_back(1);  // delay numerator 1
   fctl.push_back(static_cast<std::uint8_t>(fps_ >> 8));
   fctl.push_back(static_cast<std::uint8_t>(fps_ & 0xFF));  // denominator fps
-  fctl.push_back(0);  // APNG_DISPOSE_OP_NONE
-  fctl.push_back(0);  // APNG_BLEND_OP_SOURCE
+  fctl.push_back(0);                                       // APNG_DISPOSE_OP_NONE
+  fctl.push_back(0);                                       // APNG_BLEND_OP_SOURCE
   chunk(body_, "fcTL", fctl.data(), fctl.size());
   const auto z = compress_image(width_, height_, format_, data, options_);
   if (frames_ == 0) {

@@ -1,13 +1,12 @@
 // TIFF (libtiff) and OpenEXR files in memory, and 16-bit RAW heightmaps: the formats that GIS
 // tools, compositors and game engines read. Written into a buffer, so that the caller writes it
 // atomically like every other file.
-#include <tiffio.h>
-
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfOutputFile.h>
 #include <ImfStdIO.h>
+#include <tiffio.h>
 
 #include <algorithm>
 #include <cstring>
@@ -40,7 +39,8 @@ struct memory_file {
 tsize_t mem_read(thandle_t h, tdata_t data, tsize_t size) {
   // libtiff reads back what it wrote to link the pages' directories.
   auto* m = static_cast<memory_file*>(h);
-  const std::size_t n = std::min(static_cast<std::size_t>(size), m->bytes.size() - std::min(m->at, m->bytes.size()));
+  const std::size_t n =
+      std::min(static_cast<std::size_t>(size), m->bytes.size() - std::min(m->at, m->bytes.size()));
   if (n > 0) std::memcpy(data, m->bytes.data() + m->at, n);
   m->at += n;
   return static_cast<tsize_t>(n);
@@ -56,11 +56,14 @@ tsize_t mem_write(thandle_t h, tdata_t data, tsize_t size) {
 toff_t mem_seek(thandle_t h, toff_t off, int whence) {
   auto* m = static_cast<memory_file*>(h);
   const auto base = whence == SEEK_SET ? 0 : (whence == SEEK_CUR ? m->at : m->bytes.size());
-  m->at = static_cast<std::size_t>(static_cast<std::int64_t>(base) + static_cast<std::int64_t>(off));
+  m->at =
+      static_cast<std::size_t>(static_cast<std::int64_t>(base) + static_cast<std::int64_t>(off));
   return static_cast<toff_t>(m->at);
 }
 int mem_close(thandle_t) { return 0; }
-toff_t mem_size(thandle_t h) { return static_cast<toff_t>(static_cast<memory_file*>(h)->bytes.size()); }
+toff_t mem_size(thandle_t h) {
+  return static_cast<toff_t>(static_cast<memory_file*>(h)->bytes.size());
+}
 int mem_map(thandle_t, tdata_t*, toff_t*) { return 0; }
 void mem_unmap(thandle_t, tdata_t, toff_t) {}
 
@@ -82,8 +85,8 @@ std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std
   memory_file m;
   // "w8": BigTIFF when a page set could pass 4 GiB.
   const bool big = data.size() * sizeof(T) > (std::size_t{3} << 30);
-  TIFF* t = TIFFClientOpen("perlin", big ? "w8" : "w", &m, mem_read, mem_write, mem_seek, mem_close, mem_size,
-                           mem_map, mem_unmap);
+  TIFF* t = TIFFClientOpen("perlin", big ? "w8" : "w", &m, mem_read, mem_write, mem_seek, mem_close,
+                           mem_size, mem_map, mem_unmap);
   if (t == nullptr) throw io_error("TIFF: cannot start libtiff: " + g_tiff_error);
   bool ok = true;
   for (std::size_t p = 0; p < pages && ok; ++p) {
@@ -95,10 +98,14 @@ std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std
     ok &= TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK) == 1;
     ok &= TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) == 1;
     ok &= TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == 1;
-    ok &= TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, static_cast<std::uint32_t>(std::max<std::size_t>(1, 65536 / (width * sizeof(T))))) == 1;
+    ok &=
+        TIFFSetField(
+            t, TIFFTAG_ROWSPERSTRIP,
+            static_cast<std::uint32_t>(std::max<std::size_t>(1, 65536 / (width * sizeof(T))))) == 1;
     if (pages > 1) {
       ok &= TIFFSetField(t, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE) == 1;
-      ok &= TIFFSetField(t, TIFFTAG_PAGENUMBER, static_cast<std::uint16_t>(p), static_cast<std::uint16_t>(pages)) == 1;
+      ok &= TIFFSetField(t, TIFFTAG_PAGENUMBER, static_cast<std::uint16_t>(p),
+                         static_cast<std::uint16_t>(pages)) == 1;
     }
     for (std::size_t r = 0; r < height && ok; ++r) {
       auto* row = const_cast<T*>(data.data() + (p * height + r) * width);
@@ -134,9 +141,10 @@ std::vector<std::uint8_t> encode_raw16(std::size_t width, std::size_t height,
   return out;
 }
 
-std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height, std::span<const float> data,
-                                     int channels) {
-  if (channels != 1 && channels != 3) throw invalid_argument("channels: an EXR here holds Y or RGB");
+std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
+                                     std::span<const float> data, int channels) {
+  if (channels != 1 && channels != 3)
+    throw invalid_argument("channels: an EXR here holds Y or RGB");
   check_size(width, height, 1, data.size(), static_cast<std::size_t>(channels), "EXR");
   try {
     Imf::Header header(static_cast<int>(width), static_cast<int>(height));
@@ -149,7 +157,8 @@ std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height, std:
       Imf::FrameBuffer fb;
       const std::size_t xs = sizeof(float) * static_cast<std::size_t>(channels);
       for (int c = 0; c < channels; ++c) {
-        fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(const_cast<float*>(data.data()) + c),
+        fb.insert(names[c], Imf::Slice(Imf::FLOAT,
+                                       reinterpret_cast<char*>(const_cast<float*>(data.data()) + c),
                                        xs, xs * width));
       }
       file.setFrameBuffer(fb);

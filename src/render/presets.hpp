@@ -51,11 +51,11 @@ inline std::array<std::uint8_t, 3> ramp(const colormap& m, double t) {
   const double u = std::clamp((t - s[k - 1].t) / (s[k].t - s[k - 1].t), 0.0, 1.0);
   std::array<std::uint8_t, 3> out{};
   for (int c = 0; c < 3; ++c) {
-    out[c] = static_cast<std::uint8_t>(round_half_away(s[k - 1].rgb[c] + u * (s[k].rgb[c] - s[k - 1].rgb[c])));
+    out[c] = static_cast<std::uint8_t>(
+        round_half_away(s[k - 1].rgb[c] + u * (s[k].rgb[c] - s[k - 1].rgb[c])));
   }
   return out;
 }
-
 
 /// A documented preset (docs/render.md): a partial option set in the option table's names, and
 /// the render's own settings; every part can be overridden by the options.

@@ -8,8 +8,8 @@
 #include <span>
 
 #include "detail/parallel.hpp"
-#include "presets.hpp"
 #include "perlin/range.hpp"
+#include "presets.hpp"
 
 namespace perlin_render {
 

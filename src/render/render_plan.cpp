@@ -60,35 +60,47 @@ void resolve_output(const render_options& o, render_plan& r) {
     } else if (r.to_stdout) {
       format = "png";
     } else if (ext.empty()) {
-      throw usage_error("--output: '" + o.output + "' has no extension (" + valid + "), or give --format");
+      throw usage_error("--output: '" + o.output + "' has no extension (" + valid +
+                        "), or give --format");
     } else {
       throw usage_error("--output: cannot write '" + ext + "' files (valid: " + valid + ")");
     }
   }
-  if (format == "png") r.format = file_format::png;
-  else if (format == "npy") r.format = file_format::npy;
-  else if (format == "raw") r.format = file_format::raw16;
-  else if (format == "tiff") r.format = file_format::tiff;
-  else if (format == "exr") r.format = file_format::exr;
-  else throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy, raw, tiff, exr)");
-  if (std::filesystem::path(o.output).filename() == "." || std::filesystem::path(o.output).filename() == "..") {
+  if (format == "png")
+    r.format = file_format::png;
+  else if (format == "npy")
+    r.format = file_format::npy;
+  else if (format == "raw")
+    r.format = file_format::raw16;
+  else if (format == "tiff")
+    r.format = file_format::tiff;
+  else if (format == "exr")
+    r.format = file_format::exr;
+  else
+    throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy, raw, tiff, exr)");
+  if (std::filesystem::path(o.output).filename() == "." ||
+      std::filesystem::path(o.output).filename() == "..") {
     throw usage_error("--output: '" + o.output + "' is a folder; give a file name");
   }
   r.png = r.format == file_format::png || r.format == file_format::raw16 ||
-          (r.format == file_format::tiff && o.bits == 16) || (r.format == file_format::exr && o.colormap);
+          (r.format == file_format::tiff && o.bits == 16) ||
+          (r.format == file_format::exr && o.colormap);
 }
 
 /// Options that change nothing with the resolved settings: a warning, or an error where the
 /// option can only have been a mistake.
-void check_unused(const render_options& o, const render_plan& r, std::vector<std::string>& warnings) {
+void check_unused(const render_options& o, const render_plan& r,
+                  std::vector<std::string>& warnings) {
   std::vector<std::string> given;
   for (const auto& [name, value] : o.field) given.push_back(name);
   for (std::string& w : perlin::unused_options(r.spec, given)) warnings.push_back(std::move(w));
-  if (o.was_given("loop-radius") && !r.loop) throw usage_error("--loop-radius needs --frames N --loop");
+  if (o.was_given("loop-radius") && !r.loop)
+    throw usage_error("--loop-radius needs --frames N --loop");
   if (o.was_given("time-step") && (r.frames == 0 || r.loop)) {
     throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
   }
-  if (r.to_stdout && r.frames > 0) throw usage_error("--output -: frames are separate files; give a file name");
+  if (r.to_stdout && r.frames > 0)
+    throw usage_error("--output -: frames are separate files; give a file name");
 }
 
 void resolve_size(const render_options& o, render_plan& r) {
@@ -130,15 +142,19 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
       break;
     case file_format::raw16:
       if (bits_given && o.bits != 16) throw usage_error("--bits: a RAW heightmap is 16-bit");
-      if (o.colormap && *o.colormap != "grey") throw usage_error("--colormap: a RAW heightmap is one grey channel");
+      if (o.colormap && *o.colormap != "grey")
+        throw usage_error("--colormap: a RAW heightmap is one grey channel");
       r.bits = 16;
       break;
     case file_format::tiff:
-      if (bits_given && o.bits != 16) throw usage_error("--bits: a TIFF holds the float32 values, or 16-bit grey with --bits 16");
-      if (o.colormap && *o.colormap != "grey") throw usage_error("--colormap: a TIFF here is one sample per pixel");
+      if (bits_given && o.bits != 16)
+        throw usage_error("--bits: a TIFF holds the float32 values, or 16-bit grey with --bits 16");
+      if (o.colormap && *o.colormap != "grey")
+        throw usage_error("--colormap: a TIFF here is one sample per pixel");
       break;
     case file_format::exr:
-      if (bits_given) throw usage_error("--bits: an EXR holds float32 values (Y, or RGB with --colormap)");
+      if (bits_given)
+        throw usage_error("--bits: an EXR holds float32 values (Y, or RGB with --colormap)");
       break;
     case file_format::png:
       break;
@@ -153,7 +169,8 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
                         ", or stops T:#RRGGBB,...)");
     }
     // Built-in maps live for the whole program: a shared_ptr that owns nothing.
-    if (builtin != &colormaps().front() && r.png) r.cmap = std::shared_ptr<const colormap>(std::shared_ptr<void>(), builtin);
+    if (builtin != &colormaps().front() && r.png)
+      r.cmap = std::shared_ptr<const colormap>(std::shared_ptr<void>(), builtin);
   }
   if (!r.png) r.cmap = nullptr;  // grey (one channel), or .npy
   if (r.cmap != nullptr && r.bits == 16) {
@@ -161,7 +178,8 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
   r.invert = o.invert;
-  if (r.invert && !r.png) throw usage_error("--invert applies to .png output; .npy holds the raw values");
+  if (r.invert && !r.png)
+    throw usage_error("--invert applies to .png output; .npy holds the raw values");
 }
 
 double resolve_step(const render_options& o, const preset& pr) {
@@ -181,19 +199,22 @@ void resolve_tiling(double step, render_plan& r) {
   perlin::field_spec& spec = r.spec;
   if (r.f == formula::wood) throw usage_error("--tileable: the wood preset's rings cannot wrap");
   if (spec.lacunarity != std::floor(spec.lacunarity) || spec.lacunarity >= 4294967296.0) {
-    throw usage_error("--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
+    throw usage_error(
+        "--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
   }
   if (!spec.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
   // A warp tiles when P x warp-frequency is whole (warp.hpp): P becomes a multiple of the
   // smallest m that makes m x warp-frequency whole.
   double multiple = 1;
   if (spec.warp != "none") {
-    while (multiple <= 1024 && spec.warp_frequency * multiple != std::floor(spec.warp_frequency * multiple)) {
+    while (multiple <= 1024 &&
+           spec.warp_frequency * multiple != std::floor(spec.warp_frequency * multiple)) {
       ++multiple;
     }
     if (multiple > 1024) {
-      throw usage_error("--tileable: a warped field tiles only when --warp-frequency is a fraction with a "
-                        "denominator up to 1024 (such as 0.25 or 1.5)");
+      throw usage_error(
+          "--tileable: a warped field tiles only when --warp-frequency is a fraction with a "
+          "denominator up to 1024 (such as 0.25 or 1.5)");
     }
   }
   // A whole number of lattice cells must fit: P = round(W * S * F) cells across (S the step, F
@@ -258,12 +279,16 @@ void check_coordinates(const render_plan& r) {
   const std::size_t last[3] = {r.width - 1, r.height - 1, r.depth > 0 ? r.depth - 1 : 0};
   for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
     check(r.origin[k] + static_cast<double>(r.first[k]) * r.step[k], k);
-    check(r.origin[k] + static_cast<double>(r.first[k] + static_cast<std::int64_t>(last[k])) * r.step[k], k);
+    check(r.origin[k] +
+              static_cast<double>(r.first[k] + static_cast<std::int64_t>(last[k])) * r.step[k],
+          k);
   }
   if (r.frames > 0 && r.loop) {  // a circle of radius R around (Z, W)
     for (std::size_t k = 2; k < 4; ++k) check(std::abs(r.origin[k]) + r.loop_radius, k);
   } else if (r.frames > 0) {  // the slices z = Z + k T
-    check(r.origin[2] + static_cast<double>(r.first[2] + static_cast<std::int64_t>(r.frames - 1)) * r.time_step, 2);
+    check(r.origin[2] + static_cast<double>(r.first[2] + static_cast<std::int64_t>(r.frames - 1)) *
+                            r.time_step,
+          2);
   } else {
     for (std::size_t k = r.depth > 0 ? 3 : 2; k < 4; ++k) check(r.origin[k], k);
   }
@@ -297,14 +322,20 @@ void resolve_range(const render_options& o, render_plan& r) {
 /// gradient, the pixels, and the encoded file (noise barely compresses), plus the format's own
 /// intermediate copies (16-bit samples copied out of the pixels, colours widened to float).
 std::uint64_t bytes_per_sample(const render_plan& r) {
-  const std::uint64_t pixel_bytes = r.png ? (r.cmap ? 3 : static_cast<std::uint64_t>(r.bits / 8)) : 0;
+  const std::uint64_t pixel_bytes =
+      r.png ? (r.cmap ? 3 : static_cast<std::uint64_t>(r.bits / 8)) : 0;
   const std::uint64_t values = 4 + (r.shaded ? 4 * r.dims : 0);
   switch (r.format) {
-    case file_format::png: return values + 2 * pixel_bytes;
-    case file_format::npy: return values + 4;  // the .npy copy of the values
-    case file_format::raw16: return values + 3 * pixel_bytes;  // pixels, 16-bit samples, the file
-    case file_format::tiff: return r.png ? values + 3 * pixel_bytes : values + 4;
-    case file_format::exr: return r.cmap != nullptr ? values + 3 + 2 * 12 : values + 4;  // RGB as floats, the file
+    case file_format::png:
+      return values + 2 * pixel_bytes;
+    case file_format::npy:
+      return values + 4;  // the .npy copy of the values
+    case file_format::raw16:
+      return values + 3 * pixel_bytes;  // pixels, 16-bit samples, the file
+    case file_format::tiff:
+      return r.png ? values + 3 * pixel_bytes : values + 4;
+    case file_format::exr:
+      return r.cmap != nullptr ? values + 3 + 2 * 12 : values + 4;  // RGB as floats, the file
   }
   return values + 8;
 }
@@ -316,7 +347,8 @@ void check_memory(const render_plan& r) {
   if (bytes) bytes = mul(*bytes, per_sample);
   if (!bytes || *bytes > k_memory_limit) {
     const double need = static_cast<double>(r.width) * static_cast<double>(r.height) *
-                        std::max(1.0, static_cast<double>(r.depth)) * static_cast<double>(per_sample);
+                        std::max(1.0, static_cast<double>(r.depth)) *
+                        static_cast<double>(per_sample);
     char text[64];
     std::snprintf(text, sizeof text, "%.0f", need);
     throw usage_error(std::string("--size: the render would need ") + text +
@@ -352,7 +384,8 @@ render_plan resolve(render_options o) {
   // Periods (--tileable's or --period) need the lattice-aligned plane: a preset's rotated plane
   // gives way to them unless the plane was asked for.
   const bool periodic = o.tileable || !r.spec.period.empty();
-  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane")) r.spec.plane = "aligned";
+  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane"))
+    r.spec.plane = "aligned";
   r.recipe = recipe_of(r.spec, o);
 
   resolve_output(o, r);
@@ -363,8 +396,8 @@ render_plan resolve(render_options o) {
     throw usage_error("--loop-radius: must be > 0");
   }
   // By default the circle moves 2 pixel steps a frame: a loop that flows instead of boiling.
-  r.loop_radius = o.loop_radius.value_or(static_cast<double>(std::max<std::size_t>(1, r.frames)) * freq /
-                                         std::numbers::pi);
+  r.loop_radius = o.loop_radius.value_or(static_cast<double>(std::max<std::size_t>(1, r.frames)) *
+                                         freq / std::numbers::pi);
   r.time_step = o.time_step.value_or(freq);
   if (!std::isfinite(r.time_step)) throw usage_error("--time-step: must be finite");
 
@@ -379,14 +412,17 @@ render_plan resolve(render_options o) {
   if (o.compression < 0 || o.compression > 9) {
     throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
   }
-  if (!r.png && o.was_given("compression")) r.warnings.push_back("--compression has no effect on .npy");
+  if (!r.png && o.was_given("compression"))
+    r.warnings.push_back("--compression has no effect on .npy");
   r.compression = o.compression;
   if (o.animated) {
     if (r.frames == 0) throw usage_error("--animated needs --frames N");
-    if (r.format != file_format::png || r.to_stdout) throw usage_error("--animated writes one .png file (an APNG)");
+    if (r.format != file_format::png || r.to_stdout)
+      throw usage_error("--animated writes one .png file (an APNG)");
   }
   if (o.was_given("fps") && !o.animated) throw usage_error("--fps needs --animated");
-  if (o.fps < 1 || o.fps > 1000) throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));
+  if (o.fps < 1 || o.fps > 1000)
+    throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));
   r.animated = o.animated;
   r.fps = o.fps;
   r.bulk = {.threads = o.threads, .strict = o.strict};
@@ -408,7 +444,8 @@ perlin::grid render_plan::frame_grid(std::size_t frame) const {
   g.first = first;
   if (frames > 0 && loop) {
     // A circle in the two extra dimensions: frame N is frame 0 again.
-    const double angle = 2 * std::numbers::pi * static_cast<double>(frame) / static_cast<double>(frames);
+    const double angle =
+        2 * std::numbers::pi * static_cast<double>(frame) / static_cast<double>(frames);
     g.origin[2] = origin[2] + loop_radius * std::cos(angle);
     g.origin[3] = origin[3] + loop_radius * std::sin(angle);
     g.count[2] = g.count[3] = 1;

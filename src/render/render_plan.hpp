@@ -53,7 +53,7 @@ struct render_options {
   std::string simd;
   bool quiet = false;
   bool strict = false;
-  std::string format;  // png or npy; needed with -o - (standard output), else from the extension
+  std::string format;   // png or npy; needed with -o - (standard output), else from the extension
   int compression = 1;  // PNG zlib level 0..9
   bool invert = false;
   bool animated = false;  // --frames into one animated PNG
@@ -90,34 +90,35 @@ enum class file_format { png, npy, raw16, tiff, exr };
 
 struct render_plan {
   perlin::field field;
-  perlin::field_spec spec;  // the field's options after the preset and the recipe filled in the rest
-  std::string recipe;       // recipe_of the render (before --tileable set the periods)
+  perlin::field_spec
+      spec;            // the field's options after the preset and the recipe filled in the rest
+  std::string recipe;  // recipe_of the render (before --tileable set the periods)
   formula f = formula::plain;
   std::string output;
   file_format format = file_format::png;
   bool png = true;  // the values are mapped to pixels (PNG, RAW, 16-bit TIFF, EXR with a colormap)
   int bits = 8;
-  std::shared_ptr<const colormap> cmap;  // null: grey; a preset's, or a custom gradient
-  bool invert = false;             // map t to 1 - t
-  bool shaded = false;             // terrain relief lit by the analytic gradient
+  std::shared_ptr<const colormap> cmap;          // null: grey; a preset's, or a custom gradient
+  bool invert = false;                           // map t to 1 - t
+  bool shaded = false;                           // terrain relief lit by the analytic gradient
   std::size_t width = 0, height = 0, depth = 0;  // depth 0: a 2-D image
-  std::size_t dims = 2;            // of the grid: 2, 3 (volume or frames), 4 (looping frames)
-  std::size_t frames = 0;          // 0: one file, no frame number
+  std::size_t dims = 2;    // of the grid: 2, 3 (volume or frames), 4 (looping frames)
+  std::size_t frames = 0;  // 0: one file, no frame number
   bool loop = false;
   double loop_radius = 1;
   double time_step = 0;
   std::array<double, 4> step{};
   std::array<double, 4> origin{};
   std::array<std::int64_t, 4> first{};
-  double lo = -1, hi = 1;          // the values mapped to black and white
+  double lo = -1, hi = 1;  // the values mapped to black and white
   bool stretch = false;
   double marble_stripes = k_marble_stripes;
   perlin::bulk_options bulk;
   std::string simd;
   bool quiet = false;
-  bool to_stdout = false;          // -o -
-  int compression = 1;             // PNG zlib level
-  bool animated = false;           // the frames go into one animated PNG (APNG) at `output`
+  bool to_stdout = false;  // -o -
+  int compression = 1;     // PNG zlib level
+  bool animated = false;   // the frames go into one animated PNG (APNG) at `output`
   unsigned fps = 24;
   /// Samples per band: a frame is evaluated (and the progress callback called) band by band.
   /// The server makes them small, so that its time budget is checked often.

@@ -14,11 +14,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "detail/grid_plan.hpp"
-#include <limits>
-
 #include "detail/kernel.hpp"
 #include "detail/kernel_registry.hpp"
 
@@ -91,7 +90,8 @@ HWY_INLINE void gradient_components(VI h, VF* g) {
   } else {
     const hn::Repartition<std::uint8_t, DF> d8;
     // Byte 0 of each lane picks the table entry; bytes 1-3 have their top bit set: zero.
-    const auto from = hn::BitCast(d8, hn::Or(h15, hn::Set(di, static_cast<std::int32_t>(0x80808000u))));
+    const auto from =
+        hn::BitCast(d8, hn::Or(h15, hn::Set(di, static_cast<std::int32_t>(0x80808000u))));
     const VF one = hn::Set(df, 1.0f);
     for (int k = 0; k < Dims; ++k) {
       const auto bytes = hn::TableLookupBytesOr0(hn::LoadDup128(d8, k_gradients.b[k]), from);
@@ -195,7 +195,8 @@ HWY_INLINE VF blend_corners_v(const VI* h, const VF fx, const VF tx, const lanes
     const VF zero = hn::Zero(df);
     const VF ys[2] = {D >= 2 ? y.f : zero, D >= 2 ? hn::Sub(y.f, one) : zero};
     const VF zs[2] = {D >= 3 ? z.f : zero, D >= 3 ? hn::Sub(z.f, one) : zero};
-    for (int k = 0; k < n; ++k) c[k] = grad_dot<D>(h[k], xs[k & 1], ys[(k >> 1) & 1], zs[(k >> 2) & 1]);
+    for (int k = 0; k < n; ++k)
+      c[k] = grad_dot<D>(h[k], xs[k & 1], ys[(k >> 1) & 1], zs[(k >> 2) & 1]);
   } else {
     const VF scale = hn::Set(df, 1.0f / 127.5f);
     const VF minus1 = hn::Set(df, -1.0f);
@@ -352,7 +353,7 @@ void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis*
 /// indices, so the rows of one lattice cell (32 rows at a step of 1/32) hash them once.
 struct cell_corners {
   std::uint32_t key[4] = {~0u, ~0u, ~0u, ~0u};  // the y and z indices (i0, i1) hashed for
-  std::size_t stride = 0;                        // floats per (xb, m, component) array
+  std::size_t stride = 0;                       // floats per (xb, m, component) array
   std::vector<float> data;
   float* at(int xb, int m, int component) {
     return data.data() + static_cast<std::size_t>((xb * 4 + m) * 3 + component) * stride;
@@ -515,8 +516,8 @@ void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const 
     } else if (static_cast<std::size_t>(last - first) < N) {
       // The cells of these samples are among the N from `first`: one permutation each (a
       // gather costs about one load per lane). The coefficient arrays are padded by k_pad.
-      const auto idx = hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i),
-                                                      hn::Set(di, first)));
+      const auto idx =
+          hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i), hn::Set(di, first)));
       A0 = hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx);
       B0 = hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx);
       A1 = hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx);
@@ -654,10 +655,14 @@ void combine_row(float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT tot
 template <class F>
 HWY_INLINE void with_kind(fractal_kind kind, F&& f) {
   switch (kind) {
-    case fractal_kind::turbulence: return f.template operator()<fractal_kind::turbulence>();
-    case fractal_kind::billow: return f.template operator()<fractal_kind::billow>();
-    case fractal_kind::ridged: return f.template operator()<fractal_kind::ridged>();
-    default: return f.template operator()<fractal_kind::fbm>();
+    case fractal_kind::turbulence:
+      return f.template operator()<fractal_kind::turbulence>();
+    case fractal_kind::billow:
+      return f.template operator()<fractal_kind::billow>();
+    case fractal_kind::ridged:
+      return f.template operator()<fractal_kind::ridged>();
+    default:
+      return f.template operator()<fractal_kind::fbm>();
   }
 }
 
@@ -794,7 +799,8 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       if (!single) {
         with_kind(g.kind, [&]<fractal_kind Kind>() {
-          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx, g.ridged);
+          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx,
+                                    g.ridged);
         });
       }
     }
@@ -812,14 +818,22 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
 void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out,
                float* lo, float* hi) {
   switch (g.dims * 2 + (g.strict ? 1 : 0)) {
-    case 2: return fill_rows_t<1, false>(g, row_begin, row_end, out, lo, hi);
-    case 3: return fill_rows_t<1, true>(g, row_begin, row_end, out, lo, hi);
-    case 4: return fill_rows_t<2, false>(g, row_begin, row_end, out, lo, hi);
-    case 5: return fill_rows_t<2, true>(g, row_begin, row_end, out, lo, hi);
-    case 6: return fill_rows_t<3, false>(g, row_begin, row_end, out, lo, hi);
-    case 7: return fill_rows_t<3, true>(g, row_begin, row_end, out, lo, hi);
-    case 8: return fill_rows_t<4, false>(g, row_begin, row_end, out, lo, hi);
-    default: return fill_rows_t<4, true>(g, row_begin, row_end, out, lo, hi);
+    case 2:
+      return fill_rows_t<1, false>(g, row_begin, row_end, out, lo, hi);
+    case 3:
+      return fill_rows_t<1, true>(g, row_begin, row_end, out, lo, hi);
+    case 4:
+      return fill_rows_t<2, false>(g, row_begin, row_end, out, lo, hi);
+    case 5:
+      return fill_rows_t<2, true>(g, row_begin, row_end, out, lo, hi);
+    case 6:
+      return fill_rows_t<3, false>(g, row_begin, row_end, out, lo, hi);
+    case 7:
+      return fill_rows_t<3, true>(g, row_begin, row_end, out, lo, hi);
+    case 8:
+      return fill_rows_t<4, false>(g, row_begin, row_end, out, lo, hi);
+    default:
+      return fill_rows_t<4, true>(g, row_begin, row_end, out, lo, hi);
   }
 }
 
@@ -849,8 +863,8 @@ HWY_INLINE VI floor_mod_256(VF x, VF& f) {
 #else  // every other target (Arm, the scalar fallback)
   // Reduced modulo 256 first (exactly), so that the conversion never overflows.
   const VF big = hn::Set(df, 16777216.0f);
-  const VF reduced = hn::Sub(
-      x, hn::Mul(hn::Floor(hn::Mul(x, hn::Set(df, 1.0f / 256.0f))), hn::Set(df, 256.0f)));
+  const VF reduced =
+      hn::Sub(x, hn::Mul(hn::Floor(hn::Mul(x, hn::Set(df, 1.0f / 256.0f))), hn::Set(df, 256.0f)));
   const VF xr = hn::IfThenElse(hn::Ge(hn::Abs(x), big), reduced, x);
   const VF fl = hn::Floor(xr);
   f = hn::Add(hn::Sub(xr, fl), hn::Zero(df));  // +0 for -0, where Floor(-0) is +0
@@ -897,8 +911,8 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
     for (int a = 0; a < D; ++a) {
       VI packed = hn::Zero(di);
       for (int v = 0; v < 4; ++v) {
-        ax[v][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + v * N), 255u,
-                                            Improved, pp.interp);
+        ax[v][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + v * N), 255u, Improved,
+                                            pp.interp);
         packed = byte_hash::pack(packed, ax[v][a].i0, v);
       }
       idx[a] = packed.raw;
@@ -908,9 +922,8 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
     for (int v = 0; v < 4; ++v) {
       VI h[8];
       for (int k = 0; k < (1 << D); ++k) h[k] = byte_hash::unpack<Improved>(bytes[k], v);
-      const VF n = blend_corners_v<D, Improved, Strict>(h, ax[v][0].f, ax[v][0].t,
-                                                        D >= 2 ? ax[v][1] : none,
-                                                        D >= 3 ? ax[v][2] : none);
+      const VF n = blend_corners_v<D, Improved, Strict>(
+          h, ax[v][0].f, ax[v][0].t, D >= 2 ? ax[v][1] : none, D >= 3 ? ax[v][2] : none);
       hn::StoreU(n, df, out + i + v * N);
     }
   }
@@ -985,8 +998,8 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
       }
       for (std::size_t u = 0; u < U; ++u) {
         const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[u][0].i0);
-        n[u] = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f,
-                                                    ax[u][0].t, D >= 2 ? ax[u][1] : none,
+        n[u] = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f, ax[u][0].t,
+                                                    D >= 2 ? ax[u][1] : none,
                                                     D >= 3 ? ax[u][2] : none);
       }
       for (std::size_t u = 0; u < U; ++u) hn::StoreU(n[u], df, out + (i + u * N - begin));
@@ -1013,8 +1026,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
         } else {
           // Prepass in double: the octave coordinate x * freq + offset, split exactly.
           for (std::size_t l = 0; l < N; ++l) {
-            const double q = static_cast<double>(coord[a][l]) * pp.freq[oi] +
-                             pp.offset[oi][a];
+            const double q = static_cast<double>(coord[a][l]) * pp.freq[oi] + pp.offset[oi][a];
             const double fl = std::floor(q);
             axis_wrap w;
             w.mask = pp.mask[oi][a];
@@ -1058,18 +1070,30 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
 void eval_points(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
   const int key = pp.dims * 4 + (pp.improved ? 2 : 0) + (pp.strict ? 1 : 0);
   switch (key) {
-    case 4: return points_t<1, false, false>(pp, begin, end, out);
-    case 5: return points_t<1, false, true>(pp, begin, end, out);
-    case 6: return points_t<1, true, false>(pp, begin, end, out);
-    case 7: return points_t<1, true, true>(pp, begin, end, out);
-    case 8: return points_t<2, false, false>(pp, begin, end, out);
-    case 9: return points_t<2, false, true>(pp, begin, end, out);
-    case 10: return points_t<2, true, false>(pp, begin, end, out);
-    case 11: return points_t<2, true, true>(pp, begin, end, out);
-    case 12: return points_t<3, false, false>(pp, begin, end, out);
-    case 13: return points_t<3, false, true>(pp, begin, end, out);
-    case 14: return points_t<3, true, false>(pp, begin, end, out);
-    default: return points_t<3, true, true>(pp, begin, end, out);
+    case 4:
+      return points_t<1, false, false>(pp, begin, end, out);
+    case 5:
+      return points_t<1, false, true>(pp, begin, end, out);
+    case 6:
+      return points_t<1, true, false>(pp, begin, end, out);
+    case 7:
+      return points_t<1, true, true>(pp, begin, end, out);
+    case 8:
+      return points_t<2, false, false>(pp, begin, end, out);
+    case 9:
+      return points_t<2, false, true>(pp, begin, end, out);
+    case 10:
+      return points_t<2, true, false>(pp, begin, end, out);
+    case 11:
+      return points_t<2, true, true>(pp, begin, end, out);
+    case 12:
+      return points_t<3, false, false>(pp, begin, end, out);
+    case 13:
+      return points_t<3, false, true>(pp, begin, end, out);
+    case 14:
+      return points_t<3, true, false>(pp, begin, end, out);
+    default:
+      return points_t<3, true, true>(pp, begin, end, out);
   }
 }
 
@@ -1081,8 +1105,9 @@ void eval_points(const points_plan& pp, std::size_t begin, std::size_t end, floa
 /// floor and fraction exactly; the floor reduced modulo 256 (exact for every double) and masked;
 /// the fraction rounded to float, its blend weight and the weight's derivative `dt` in float.
 template <bool Strict>
-HWY_INLINE lanes_axis axis_from_doubles(const double* x, double freq, double offset, std::uint32_t mask,
-                                        bool improved, interpolation interp, VF& dt) {
+HWY_INLINE lanes_axis axis_from_doubles(const double* x, double freq, double offset,
+                                        std::uint32_t mask, bool improved, interpolation interp,
+                                        VF& dt) {
   const DF df;
   const DI di;
   using DD = hn::ScalableTag<double>;
@@ -1095,7 +1120,8 @@ HWY_INLINE lanes_axis axis_from_doubles(const double* x, double freq, double off
   const auto split = [&](std::size_t j, auto& frac, auto& index) {
     const auto q = hn::Add(hn::Mul(hn::LoadU(dd, x + j), vfreq), voff);
     const auto fl = hn::Floor(q);
-    auto r = hn::Sub(fl, hn::Mul(hn::Floor(hn::Mul(fl, hn::Set(dd, 1.0 / 256.0))), hn::Set(dd, 256.0)));
+    auto r =
+        hn::Sub(fl, hn::Mul(hn::Floor(hn::Mul(fl, hn::Set(dd, 1.0 / 256.0))), hn::Set(dd, 256.0)));
     r = hn::IfThenElseZero(hn::Eq(r, r), r);  // NaN and infinite coordinates: index 0, value NaN
     frac = hn::DemoteTo(dfh, hn::Sub(q, fl));
     index = hn::DemoteTo(dih, r);
@@ -1136,7 +1162,8 @@ HWY_INLINE lanes_axis axis_from_doubles(const double* x, double freq, double off
 template <bool Strict>
 HWY_INLINE VF blend_tree(VF* c, int m, const VF* w) {
   for (int l = 0; l < m; ++l) {
-    for (int j = 0; j < (1 << (m - l - 1)); ++j) c[j] = lerp_v<Strict>(w[l], c[2 * j], c[2 * j + 1]);
+    for (int j = 0; j < (1 << (m - l - 1)); ++j)
+      c[j] = lerp_v<Strict>(w[l], c[2 * j], c[2 * j + 1]);
   }
   return c[0];
 }
@@ -1163,7 +1190,8 @@ HWY_INLINE VF blend_deriv_v(const VI* h, const lanes_axis* ax, const VF* dt, VF*
     }
   } else {
     const VF scale = hn::Set(df, 1.0f / 127.5f);
-    for (int c = 0; c < n; ++c) d[c] = mul_add<Strict>(hn::ConvertTo(df, h[c]), scale, hn::Set(df, -1.0f));
+    for (int c = 0; c < n; ++c)
+      d[c] = mul_add<Strict>(hn::ConvertTo(df, h[c]), scale, hn::Set(df, -1.0f));
   }
   VF t[3];
   for (int k = 0; k < D; ++k) t[k] = ax[k].t;
@@ -1219,7 +1247,9 @@ struct deriv_sum {
         combine_deriv<Kind, Strict, D>(n, dn, amp, total, g, weight, dweight, pp.ridged);
       });
     } else {
-      with_kind(pp.kind, [&]<fractal_kind Kind>() { combine_step<Kind, Strict>(n, amp, total, weight, pp.ridged); });
+      with_kind(pp.kind, [&]<fractal_kind Kind>() {
+        combine_step<Kind, Strict>(n, amp, total, weight, pp.ridged);
+      });
     }
   }
 
@@ -1271,8 +1301,8 @@ std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord,
       for (int a = 0; a < D; ++a) {
         VI packed = hn::Zero(di);
         for (int v = 0; v < 4; ++v) {
-          ax[v][a] = axis_from_doubles<Strict>(coord[a] + i + v * N, pp.freq[oi], pp.offset[oi][a], 255u,
-                                               Improved, pp.interp, dt[v][a]);
+          ax[v][a] = axis_from_doubles<Strict>(coord[a] + i + v * N, pp.freq[oi], pp.offset[oi][a],
+                                               255u, Improved, pp.interp, dt[v][a]);
           packed = byte_hash::pack(packed, ax[v][a].i0, v);
         }
         idx[a] = packed.raw;
@@ -1329,18 +1359,20 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
       lanes_axis ax[3];
       VF dt[3];
       for (int a = 0; a < D; ++a) {
-        ax[a] = axis_from_doubles<Strict>(x[a], pp.freq[oi], pp.offset[oi][a], pp.mask[oi][a], Improved,
-                                          pp.interp, dt[a]);
+        ax[a] = axis_from_doubles<Strict>(x[a], pp.freq[oi], pp.offset[oi][a], pp.mask[oi][a],
+                                          Improved, pp.interp, dt[a]);
       }
       const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
       VI h[8];
       if (pairs[oi]) {
         // No period below 256 on any axis: one gather of the pair table per two corners.
         const VI q = hn::GatherIndex(di, pp.tables.pairs.data(), ax[0].i0);
-        hash_corners_v<D, true>(pp.tables, low16(q), high16(q), D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+        hash_corners_v<D, true>(pp.tables, low16(q), high16(q), D >= 2 ? ax[1] : none,
+                                D >= 3 ? ax[2] : none, h);
       } else {
-        hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0), hn::GatherIndex(di, p, ax[0].i1),
-                                 D >= 2 ? ax[1] : none, D >= 3 ? ax[2] : none, h);
+        hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0),
+                                 hn::GatherIndex(di, p, ax[0].i1), D >= 2 ? ax[1] : none,
+                                 D >= 3 ? ax[2] : none, h);
       }
       VF dn[3];
       const VF n = blend_deriv_v<D, Improved, Strict, Grad>(h, ax, dt, dn);
@@ -1355,18 +1387,30 @@ void eval_points_d(const points_plan& pp, const double* const* coord, std::size_
   const auto run = [&]<bool Grad>() {
     const int key = pp.dims * 4 + (pp.improved ? 2 : 0) + (pp.strict ? 1 : 0);
     switch (key) {
-      case 4: return points_d_t<1, false, false, Grad>(pp, coord, n, out, grad);
-      case 5: return points_d_t<1, false, true, Grad>(pp, coord, n, out, grad);
-      case 6: return points_d_t<1, true, false, Grad>(pp, coord, n, out, grad);
-      case 7: return points_d_t<1, true, true, Grad>(pp, coord, n, out, grad);
-      case 8: return points_d_t<2, false, false, Grad>(pp, coord, n, out, grad);
-      case 9: return points_d_t<2, false, true, Grad>(pp, coord, n, out, grad);
-      case 10: return points_d_t<2, true, false, Grad>(pp, coord, n, out, grad);
-      case 11: return points_d_t<2, true, true, Grad>(pp, coord, n, out, grad);
-      case 12: return points_d_t<3, false, false, Grad>(pp, coord, n, out, grad);
-      case 13: return points_d_t<3, false, true, Grad>(pp, coord, n, out, grad);
-      case 14: return points_d_t<3, true, false, Grad>(pp, coord, n, out, grad);
-      default: return points_d_t<3, true, true, Grad>(pp, coord, n, out, grad);
+      case 4:
+        return points_d_t<1, false, false, Grad>(pp, coord, n, out, grad);
+      case 5:
+        return points_d_t<1, false, true, Grad>(pp, coord, n, out, grad);
+      case 6:
+        return points_d_t<1, true, false, Grad>(pp, coord, n, out, grad);
+      case 7:
+        return points_d_t<1, true, true, Grad>(pp, coord, n, out, grad);
+      case 8:
+        return points_d_t<2, false, false, Grad>(pp, coord, n, out, grad);
+      case 9:
+        return points_d_t<2, false, true, Grad>(pp, coord, n, out, grad);
+      case 10:
+        return points_d_t<2, true, false, Grad>(pp, coord, n, out, grad);
+      case 11:
+        return points_d_t<2, true, true, Grad>(pp, coord, n, out, grad);
+      case 12:
+        return points_d_t<3, false, false, Grad>(pp, coord, n, out, grad);
+      case 13:
+        return points_d_t<3, false, true, Grad>(pp, coord, n, out, grad);
+      case 14:
+        return points_d_t<3, true, false, Grad>(pp, coord, n, out, grad);
+      default:
+        return points_d_t<3, true, true, Grad>(pp, coord, n, out, grad);
     }
   };
   if (grad != nullptr) {
@@ -1405,7 +1449,8 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
   for (std::size_t c = 0; c < o.cells; ++c) {
     for (int k = 0; k < corners; ++k) {
       const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
-      const std::int32_t h1 = p[(xb ? o.b[c] : o.a[c]) + static_cast<std::int32_t>(yb ? ay.i1 : ay.i0)];
+      const std::int32_t h1 =
+          p[(xb ? o.b[c] : o.a[c]) + static_cast<std::int32_t>(yb ? ay.i1 : ay.i0)];
       const std::int32_t h = D == 2 ? p[h1] : p[h1 + static_cast<std::int32_t>(zb ? az.i1 : az.i0)];
       const auto& r = k_grad3_rows<double>[h & 15];
       cgx[k * stride + c] = r[0];
@@ -1453,8 +1498,8 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
 }
 
 template <int D>
-void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t row_end,
-                  double* out, double* lo, double* hi) {
+void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t row_end, double* out,
+                  double* lo, double* hi) {
   using DD = hn::ScalableTag<double>;
   using VD = hn::Vec<DD>;
   const DD dd;
@@ -1504,13 +1549,15 @@ void exact_rows_t(const exact_grid_plan& g, std::size_t row_begin, std::size_t r
         // The samples' cells: all one (a broadcast), or their indices for gathers.
         const std::int32_t c0 = o.cell[i];
         const bool one_cell = c0 == o.cell[i + N - 1];
-        const auto ci = one_cell ? hn::Zero(di64) : hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
+        const auto ci =
+            one_cell ? hn::Zero(di64) : hn::PromoteTo(di64, hn::LoadU(di32, o.cell.data() + i));
         const auto at = [&](const double* per_cell) {
           return one_cell ? hn::Set(dd, per_cell[c0]) : hn::GatherIndex(dd, per_cell, ci);
         };
         // The dot product of corner k: (gx px + gy py) + gz pz, as improved_lanes computes it.
         const auto dot = [&](int k) {
-          VD d = hn::Add(hn::Mul(at(cgx.data() + k * stride), px[k & 1]), at(cgy.data() + k * stride));
+          VD d =
+              hn::Add(hn::Mul(at(cgx.data() + k * stride), px[k & 1]), at(cgy.data() + k * stride));
           if constexpr (D == 3) d = hn::Add(d, at(cgz.data() + k * stride));
           return d;
         };

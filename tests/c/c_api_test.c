@@ -3,20 +3,19 @@
  * message that names the option, the option table, and the golden recipes bit for bit.
  * Usage: c_api_test PATH/improved_noise_3d.txt PATH/recipes.txt */
 #include <math.h>
+#include <perlin/perlin.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <perlin/perlin.h>
-
 static int failures = 0;
 
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
+#define CHECK(cond)                                                      \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
       fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                     \
-    }                                                                 \
+      ++failures;                                                        \
+    }                                                                    \
   } while (0)
 
 /* Every recipe of the golden file (recipe TAB point TAB value) gives its value bit for bit and
@@ -95,14 +94,17 @@ int main(int argc, char** argv) {
   while (data != NULL && fscanf(data, "%lf %lf %lf %lf", &p[0], &p[1], &p[2], &want) == 4) {
     v = perlin_field_eval(f, 3, p);
     if (v != want) {
-      fprintf(stderr, "noise(%.17g, %.17g, %.17g) = %.17g, want %.17g\n", p[0], p[1], p[2], v, want);
+      fprintf(stderr, "noise(%.17g, %.17g, %.17g) = %.17g, want %.17g\n", p[0], p[1], p[2], v,
+              want);
       ++failures;
     }
     ++rows;
   }
   if (data != NULL) fclose(data);
   CHECK(rows == 1201);
-  p[0] = 3.14; p[1] = 42; p[2] = 7;
+  p[0] = 3.14;
+  p[1] = 42;
+  p[2] = 7;
   CHECK(perlin_field_eval(f, 3, p) == 0.13691995878400012);
 
   /* Options by their command-line names. */
@@ -114,7 +116,8 @@ int main(int argc, char** argv) {
   CHECK(perlin_field_set(f, "gain", "0.6") == PERLIN_OK);
   g = perlin_field_clone(f);
   CHECK(g != NULL);
-  p[0] = 0.3; p[1] = 0.7;
+  p[0] = 0.3;
+  p[1] = 0.7;
   CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p));
   p[0] += 16; /* period 16 along x, at every octave */
   CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p));
@@ -127,13 +130,16 @@ int main(int argc, char** argv) {
   CHECK(perlin_field_set(f, "warp", "progressive") == PERLIN_OK);
   CHECK(perlin_field_set(f, "warp-amplitude", "2") == PERLIN_OK);
   CHECK(perlin_field_set(f, "warp_frequency", "0.5") == PERLIN_OK);
-  p[0] = 0.3; p[1] = 0.7;
+  p[0] = 0.3;
+  p[1] = 0.7;
   value = perlin_field_eval(f, 2, p);
   CHECK(value != perlin_field_eval(g, 2, p));
   p[0] += 16;
   CHECK(fabs(perlin_field_eval(f, 2, p) - value) < 1e-12);
-  expect_error(perlin_field_set(f, "warp-frequency", "0.3"), PERLIN_E_VALUE, "warp-frequency: the field tiles every 16 cells");
-  expect_error(perlin_field_set(f, "warp-octaves", "0"), PERLIN_E_VALUE, "warp-octaves: must be 1 to 32");
+  expect_error(perlin_field_set(f, "warp-frequency", "0.3"), PERLIN_E_VALUE,
+               "warp-frequency: the field tiles every 16 cells");
+  expect_error(perlin_field_set(f, "warp-octaves", "0"), PERLIN_E_VALUE,
+               "warp-octaves: must be 1 to 32");
   CHECK(perlin_field_set(f, "warp", "none") == PERLIN_OK);
 
   /* Bulk: the float grid within the tolerance of the exact one; points. */
@@ -164,7 +170,8 @@ int main(int argc, char** argv) {
   expect_error(perlin_field_set(f, "octavez", "3"), PERLIN_E_OPTION, "octavez");
   expect_error(perlin_field_set(NULL, "octaves", "3"), PERLIN_E_NULL, "null");
   expect_error(perlin_field_set(f, NULL, "3"), PERLIN_E_NULL, "null");
-  p[0] = 0.3; p[1] = 0.7;
+  p[0] = 0.3;
+  p[1] = 0.7;
   CHECK(perlin_field_eval(f, 2, p) == perlin_field_eval(g, 2, p)); /* unchanged */
   CHECK(isnan(perlin_field_eval(f, 5, p)));
   CHECK(strstr(perlin_last_error(), "dims") != NULL);
@@ -173,11 +180,14 @@ int main(int argc, char** argv) {
   count[0] = 0;
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 0, 1), PERLIN_E_SIZE, "count");
   count[0] = 33;
-  expect_error(perlin_fill_grid(f, 0, count, origin, step, grid, 33 * 17, 1), PERLIN_E_SIZE, "dims");
+  expect_error(perlin_fill_grid(f, 0, count, origin, step, grid, 33 * 17, 1), PERLIN_E_SIZE,
+               "dims");
   expect_error(perlin_fill_grid(f, 2, NULL, origin, step, grid, 33 * 17, 1), PERLIN_E_NULL, "null");
-  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, -1), PERLIN_E_VALUE, "threads");
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, -1), PERLIN_E_VALUE,
+               "threads");
   origin[0] = NAN;
-  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 1), PERLIN_E_VALUE, "origin");
+  expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 1), PERLIN_E_VALUE,
+               "origin");
 
   /* The option table: every row, and one parser behind perlin_field_set. */
   {
@@ -192,7 +202,8 @@ int main(int argc, char** argv) {
         CHECK(strcmp(o.type, "integer") == 0 && strcmp(o.default_value, "1") == 0);
         CHECK(o.has_range && o.min == 1 && o.max == 32);
       }
-      if (strcmp(o.name, "fractal") == 0) CHECK(strcmp(o.choices, "none,fbm,turbulence,ridged,billow") == 0);
+      if (strcmp(o.name, "fractal") == 0)
+        CHECK(strcmp(o.choices, "none,fbm,turbulence,ridged,billow") == 0);
     }
     CHECK(found);
     expect_error(perlin_option_info(perlin_option_count(), &o), PERLIN_E_SIZE, "index");

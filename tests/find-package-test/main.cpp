@@ -1,7 +1,6 @@
 // Prints Ken Perlin's tutorial value and writes a PNG through the installed package; exits 1
 // if anything is wrong.
 #include <cstdio>
-
 #include <perlin/image_io.hpp>
 #include <perlin/perlin.hpp>
 

@@ -23,7 +23,9 @@ struct bytes {
     --n;
     return *p++;
   }
-  std::uint32_t u32() { return u8() | u8() << 8 | u8() << 16 | static_cast<std::uint32_t>(u8()) << 24; }
+  std::uint32_t u32() {
+    return u8() | u8() << 8 | u8() << 16 | static_cast<std::uint32_t>(u8()) << 24;
+  }
   /// A double in [-range, range) with fine fractions.
   double coord(double range) { return (static_cast<double>(u32()) / 4294967296.0 * 2 - 1) * range; }
 };
@@ -88,8 +90,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const double want = f.eval<double>(std::span<const double>(p, g.dims));
       // Coordinates beyond 2^20 carry fewer fraction bits than the tolerance assumes.
       bool small = true;
-      for (std::size_t a = 0; a < g.dims; ++a) small &= std::abs(p[a] * f.fractal().frequency()) < 1 << 20;
-      if (!(exact[i] == want || (std::isnan(exact[i]) && std::isnan(want)))) fail("double grid", exact[i], want);
+      for (std::size_t a = 0; a < g.dims; ++a)
+        small &= std::abs(p[a] * f.fractal().frequency()) < 1 << 20;
+      if (!(exact[i] == want || (std::isnan(exact[i]) && std::isnan(want))))
+        fail("double grid", exact[i], want);
       if (small && !(std::abs(out[i] - want) <= tol)) fail("float grid", out[i], want);
     }
   } else {

@@ -9,8 +9,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "detail/parallel.hpp"
 #include "eval_line.hpp"
@@ -24,7 +24,7 @@ namespace {
 struct eval_options {
   field_flags flags;
   perlin::field_spec spec;  // from the flags, when parsed
-  int dims = 0;  // 0: from each line
+  int dims = 0;             // 0: from each line
   bool derivatives = false;
   bool use_float = false;
   unsigned threads = 0;  // 0: every usable CPU
@@ -35,7 +35,8 @@ void print_values(const T* v, int count, std::string& buf) {
   char tmp[32];
   for (int k = 0; k < count; ++k) {
     // The text of printf's %.17g (to_chars with a precision is defined as printf), faster.
-    const auto r = std::to_chars(tmp, tmp + sizeof tmp, static_cast<double>(v[k]), std::chars_format::general, 17);
+    const auto r = std::to_chars(tmp, tmp + sizeof tmp, static_cast<double>(v[k]),
+                                 std::chars_format::general, 17);
     if (k != 0) buf.push_back(' ');
     buf.append(tmp, r.ptr);
   }
@@ -48,9 +49,9 @@ void eval_point(const perlin::field& field, const double* p, int n, bool derivat
   T x[4];
   for (int k = 0; k < n; ++k) x[k] = static_cast<T>(p[k]);
   T out[5];
-  out[0] = field.eval<T>(std::span<const T>(x, static_cast<std::size_t>(n)),
-                         derivatives ? std::span<T>(out + 1, static_cast<std::size_t>(n))
-                                     : std::span<T>());
+  out[0] = field.eval<T>(
+      std::span<const T>(x, static_cast<std::size_t>(n)),
+      derivatives ? std::span<T>(out + 1, static_cast<std::size_t>(n)) : std::span<T>());
   print_values(out, derivatives ? n + 1 : 1, buf);
 }
 
@@ -105,8 +106,8 @@ class line_reader {
       std::size_t stop = pos_;
       while (stop < len_ && buf_[stop] != '\n' && buf_[stop] != '\r') ++stop;
       if (line.size() + (stop - pos_) > k_max_line) {
-        throw line_error("line " + std::to_string(lines_) + " is longer than " + std::to_string(k_max_line) +
-                         " characters (a point is 1 to 4 numbers)");
+        throw line_error("line " + std::to_string(lines_) + " is longer than " +
+                         std::to_string(k_max_line) + " characters (a point is 1 to 4 numbers)");
       }
       line.append(buf_.data() + pos_, stop - pos_);
       pos_ = stop;
@@ -248,7 +249,8 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
     run = [opts] {
       std::vector<std::string> warnings;
       opts->spec = spec_of(opts->flags, warnings);
-      for (const std::string& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+      for (const std::string& w : warnings)
+        std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
       return run_eval(*opts);
     };
   });

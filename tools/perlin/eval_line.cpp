@@ -19,7 +19,8 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 /// the terminal).
 std::string quoted(std::string_view token) {
   if (token.size() <= 40) return perlin::detail::quoted(token);
-  return perlin::detail::quoted(token.substr(0, 37)) + " (" + std::to_string(token.size()) + " characters)";
+  return perlin::detail::quoted(token.substr(0, 37)) + " (" + std::to_string(token.size()) +
+         " characters)";
 }
 
 }  // namespace
@@ -49,7 +50,8 @@ int parse_line(std::string_view line, std::size_t number, double* out) {
         ec = std::errc();
       }
     }
-    if (ec == std::errc::result_out_of_range) throw line_error(where + quoted(token) + " is out of range");
+    if (ec == std::errc::result_out_of_range)
+      throw line_error(where + quoted(token) + " is out of range");
     if (ec != std::errc() || ptr != s) throw line_error(where + quoted(token) + " is not a number");
     if (std::isnan(v)) throw line_error(where + "NaN is not a coordinate");
     if (std::isinf(v)) throw line_error(where + "an infinity is not a coordinate");

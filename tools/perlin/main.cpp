@@ -1,5 +1,8 @@
 // The perlin command-line tool: the only code that prints or chooses an exit status.
 // Exit status: 0 success, 1 a failure (bad input data, I/O), 2 a usage error (bad options).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -7,17 +10,13 @@
 #include <functional>
 #include <string>
 
-#include <unistd.h>
-
-#include <CLI/CLI.hpp>
-
 #include "eval.hpp"
 #include "noise_flags.hpp"
-#include "render.hpp"
-#include "serve.hpp"
 #include "perlin/error.hpp"
 #include "perlin/pending_file.hpp"
 #include "perlin/version.hpp"
+#include "render.hpp"
+#include "serve.hpp"
 
 namespace {
 
@@ -40,7 +39,8 @@ void install_signal_handlers() {
 /// The last flush of standard output: a write error there is a failure, not a silent loss.
 int finish_stdout(int status) {
   if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    std::fprintf(stderr, "perlin: error: cannot write to standard output: %s\n", std::strerror(errno));
+    std::fprintf(stderr, "perlin: error: cannot write to standard output: %s\n",
+                 std::strerror(errno));
     return status == 0 ? 1 : status;
   }
   return status;

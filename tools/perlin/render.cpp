@@ -3,10 +3,12 @@
 // every file as a pending file that is published only when all frames are complete.
 #include "render.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -14,15 +16,13 @@
 #include <string>
 #include <vector>
 
-#include <signal.h>
-
+#include "noise_flags.hpp"
 #include "perlin/error.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/image_io.hpp"
 #include "perlin/range.hpp"
 #include "perlin/targets.hpp"
 #include "progress.hpp"
-#include "noise_flags.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 
@@ -71,9 +71,12 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
     return s;
   };
   switch (r.format) {
-    case file_format::raw16: return perlin::encode_raw16(r.width, r.height, grey16());
+    case file_format::raw16:
+      return perlin::encode_raw16(r.width, r.height, grey16());
     case file_format::tiff:
-      if (r.png) return perlin::encode_tiff(r.width, r.height, pages, std::span<const std::uint16_t>(grey16()));
+      if (r.png)
+        return perlin::encode_tiff(r.width, r.height, pages,
+                                   std::span<const std::uint16_t>(grey16()));
       return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values));
     case file_format::exr: {
       if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1);
@@ -82,7 +85,8 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
       for (std::size_t i = 0; i < rgb.size(); ++i) f[i] = static_cast<float>(rgb[i]) / 255.0f;
       return perlin::encode_exr(r.width, r.height, f, 3);
     }
-    default: break;
+    default:
+      break;
   }
   std::vector<std::size_t> shape;
   if (r.depth > 0) shape.push_back(r.depth);
@@ -132,9 +136,11 @@ int run_render(const render_command& c, CLI::App* cmd) {
   frame_values v;
   if (r.to_stdout) {
     // -o -: the file's bytes on standard output (main checks the last flush).
-    const auto bytes = frame_file(r, 0, v, [&bar](double f) { bar.update(f); }, [] {});
+    const auto bytes = frame_file(
+        r, 0, v, [&bar](double f) { bar.update(f); }, [] {});
     if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
-      throw perlin::io_error(std::string("cannot write to standard output: ") + std::strerror(errno));
+      throw perlin::io_error(std::string("cannot write to standard output: ") +
+                             std::strerror(errno));
     }
     return 0;
   }
@@ -155,7 +161,8 @@ int run_render(const render_command& c, CLI::App* cmd) {
     for (std::size_t frame = 0; frame < frame_count; ++frame) {
       const double base = static_cast<double>(frame) / frames;
       const auto pixels = render_pixels(r, frame, v, [&](double f) {
-        bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
+        bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames,
+                   "evaluating");
       });
       bar.update(base + eval_share / frames, "encoding");
       apng.add_frame(pixels);
@@ -172,7 +179,8 @@ int run_render(const render_command& c, CLI::App* cmd) {
     const auto bytes = frame_file(
         r, frame, v,
         [&](double f) {
-          bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames, "evaluating");
+          bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames,
+                     "evaluating");
         },
         [&] { bar.update(base + eval_share / frames, "encoding"); });
     files.emplace_back(r.frame_path(frame));
@@ -188,8 +196,9 @@ int run_render(const render_command& c, CLI::App* cmd) {
     for (auto& f : files) f.publish();
   }
   if (r.stretch && !r.quiet) {
-    std::fprintf(stderr, "perlin: note: --stretch maps each image's own min and max; tiles rendered "
-                         "separately will not match at their edges\n");
+    std::fprintf(stderr,
+                 "perlin: note: --stretch maps each image's own min and max; tiles rendered "
+                 "separately will not match at their edges\n");
   }
   return 0;
 }
@@ -199,13 +208,18 @@ int run_render(const render_command& c, CLI::App* cmd) {
 void add_render_command(CLI::App& app, std::function<int()>& run) {
   auto command = std::make_shared<render_command>();
   CLI::App* cmd = app.add_subcommand(
-      "render", "Render noise to an image, a heightmap or an array: PNG, .npy, 16-bit RAW, TIFF or OpenEXR");
+      "render",
+      "Render noise to an image, a heightmap or an array: PNG, .npy, 16-bit RAW, TIFF or OpenEXR");
   auto& o = command->options;
-  cmd->add_option("-o,--output", o.output,
-                  "Output file: .png, .npy, .r16/.raw (16-bit RAW), .tif/.tiff (float32), .exr (float32), "
-                  "or - for standard output")->required();
-  cmd->add_option("--format", o.format, "png, npy, raw, tiff or exr (default: from the extension; png for -)");
-  cmd->add_option("--compression", o.compression, "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
+  cmd->add_option(
+         "-o,--output", o.output,
+         "Output file: .png, .npy, .r16/.raw (16-bit RAW), .tif/.tiff (float32), .exr (float32), "
+         "or - for standard output")
+      ->required();
+  cmd->add_option("--format", o.format,
+                  "png, npy, raw, tiff or exr (default: from the extension; png for -)");
+  cmd->add_option("--compression", o.compression,
+                  "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
       ->capture_default_str();
   // The render settings (render_settings(): also the server's query and perlin.render's
   // keywords), as text for the table's parsers.
@@ -213,23 +227,27 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
     const std::string name(s.name);
     auto record = [command, name](std::string text) {
       auto& g = command->settings;
-      g.erase(std::remove_if(g.begin(), g.end(), [&](const auto& p) { return p.first == name; }), g.end());
+      g.erase(std::remove_if(g.begin(), g.end(), [&](const auto& p) { return p.first == name; }),
+              g.end());
       g.emplace_back(name, std::move(text));
     };
     if (s.flag) {
-      cmd->add_flag_function("--" + name + ",!--no-" + name,
-                             [record](std::int64_t n) { record(n > 0 ? "true" : "false"); }, std::string(s.help));
+      cmd->add_flag_function(
+          "--" + name + ",!--no-" + name,
+          [record](std::int64_t n) { record(n > 0 ? "true" : "false"); }, std::string(s.help));
     } else {
-      cmd->add_option_function<std::string>("--" + name, [record](const std::string& v) { record(v); },
-                                            std::string(s.help));
+      cmd->add_option_function<std::string>(
+          "--" + name, [record](const std::string& v) { record(v); }, std::string(s.help));
     }
   }
   add_field_options(*cmd, command->flags, /*preset_defaults=*/true);
   cmd->add_option("--threads", o.threads, "Worker threads, 0 = every core")->capture_default_str();
   cmd->add_option("--simd", o.simd, "Cap the SIMD target (see 'perlin targets')");
-  cmd->add_flag("--strict", o.strict, "Identical bits on every SIMD target (no fused multiply-add)");
+  cmd->add_flag("--strict", o.strict,
+                "Identical bits on every SIMD target (no fused multiply-add)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress bar or notes");
-  cmd->callback([command, cmd, &run] { run = [command, cmd] { return run_render(*command, cmd); }; });
+  cmd->callback(
+      [command, cmd, &run] { run = [command, cmd] { return run_render(*command, cmd); }; });
 }
 
 }  // namespace perlin_cli

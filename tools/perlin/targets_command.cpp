@@ -9,8 +9,9 @@
 namespace perlin_cli {
 
 void add_targets_command(CLI::App& app, std::function<int()>& run) {
-  CLI::App* cmd = app.add_subcommand(
-      "targets", "List the SIMD targets compiled in and supported here, best first, and their self-check; * marks the active one");
+  CLI::App* cmd = app.add_subcommand("targets",
+                                     "List the SIMD targets compiled in and supported here, best "
+                                     "first, and their self-check; * marks the active one");
   cmd->callback([&run] {
     run = [] {
       const std::string active = perlin::active_target();
@@ -18,7 +19,8 @@ void add_targets_command(CLI::App& app, std::function<int()>& run) {
         if (t.passed) {
           std::printf("%s%s: self-check passed\n", t.name.c_str(), t.name == active ? " *" : "");
         } else {
-          std::printf("%s (not used: failed its self-check: %s)\n", t.name.c_str(), t.failure.c_str());
+          std::printf("%s (not used: failed its self-check: %s)\n", t.name.c_str(),
+                      t.failure.c_str());
         }
       }
       return 0;
