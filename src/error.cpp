@@ -9,28 +9,27 @@ namespace perlin {
 
 namespace {
 std::atomic<error_handler> g_handler{nullptr};
+
+/// Throws E with the message; without exceptions, calls the handler and aborts.
+template <class E>
+[[noreturn]] void raise(const std::string& message) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  throw E(message);
+#else
+  if (const error_handler h = g_handler.load()) h(message.c_str());
+  std::abort();
+#endif
+}
 }  // namespace
 
 error_handler set_error_handler(error_handler h) noexcept { return g_handler.exchange(h); }
 
 namespace detail {
 void throw_invalid(const std::string& parameter, const std::string& what) {
-  const std::string message = parameter + ": " + what;
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  throw perlin::invalid_argument(message);
-#else
-  if (const error_handler h = g_handler.load()) h(message.c_str());
-  std::abort();
-#endif
+  raise<perlin::invalid_argument>(parameter + ": " + what);
 }
 void throw_unknown_option(const std::string& what) {
-  const std::string message = "option: " + what;
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  throw perlin::unknown_option(message);
-#else
-  if (const error_handler h = g_handler.load()) h(message.c_str());
-  std::abort();
-#endif
+  raise<perlin::unknown_option>("option: " + what);
 }
 }  // namespace detail
 
