@@ -103,6 +103,17 @@ int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T*
   });
 }
 
+/// snprintf-style: at most size - 1 characters and a NUL into buf (when it is not NULL and size
+/// is not 0); returns the text's whole length.
+size_t copy_out(const std::string& text, char* buf, size_t size) {
+  if (buf != nullptr && size > 0) {
+    const std::size_t n = std::min(size - 1, text.size());
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+  }
+  return text.size();
+}
+
 /// The option table's rows as C strings that live as long as the program.
 struct option_rows {
   struct row {
@@ -182,12 +193,7 @@ size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size) 
       }) != PERLIN_OK) {
     return 0;
   }
-  if (buf != nullptr && size > 0) {
-    const std::size_t n = std::min(size - 1, text.size());
-    std::memcpy(buf, text.data(), n);
-    buf[n] = '\0';
-  }
-  return text.size();
+  return copy_out(text, buf, size);
 }
 
 size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
@@ -197,12 +203,7 @@ size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
   }
   std::string text;
   if (guarded([&] { text = perlin::to_recipe(field->spec); }) != PERLIN_OK) return 0;
-  if (buf != nullptr && size > 0) {
-    const std::size_t n = std::min(size - 1, text.size());
-    std::memcpy(buf, text.data(), n);
-    buf[n] = '\0';
-  }
-  return text.size();
+  return copy_out(text, buf, size);
 }
 
 const char* perlin_version(void) { return perlin::version().data(); }

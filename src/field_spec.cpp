@@ -23,7 +23,7 @@ std::string num(double v) {
 /// of the fractal may take such a coordinate, displaced by the warp, beyond the largest double:
 /// there the field would be NaN. Refused with the option that completes the overflow.
 void check_domain(const field& f, const field_spec& s) {
-  constexpr double k_coordinates = 4503599627370496.0;  // 2^52
+  constexpr double k_coordinates = k_max_coordinate;
   constexpr double k_limit = std::numeric_limits<double>::max() / 4;
   const fractal& fr = f.fractal();
   // The warp moves a point by at most (A / f) sum_i a_i |n_i| <= 4 A / f per axis (|n| <= 2).

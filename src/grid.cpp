@@ -50,7 +50,6 @@ void check_grid(const grid& g) {
     if (g.step[k] == 0)
       detail::throw_invalid("step", "must not be 0 (axis " + std::to_string(k) + ")");
     // The coordinates every front accepts (perlin eval, render, make_field's overflow rule).
-    constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
     for (const std::int64_t i :
          {g.first[k], g.first[k] + static_cast<std::int64_t>(g.count[k]) - 1}) {
       const double x = g.origin[k] + static_cast<double>(i) * g.step[k];

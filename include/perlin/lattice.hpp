@@ -13,6 +13,10 @@ inline constexpr std::int64_t k_max_period = 2147483647;
 
 /// Number of axes the library supports (1-D to 4-D).
 inline constexpr std::size_t k_max_dims = 4;
+/// The coordinates every front accepts: |x| <= 2^52 (past it doubles are integers, lattice
+/// points, where the noise says nothing). eval refuses points beyond it, renders and grids
+/// samples beyond it, and make_field fields whose octaves would overflow within it.
+inline constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
 
 /// A permutation of 0..255, stored twice (512 bytes) so that `p[p[x] + y]` never needs a wrap.
 ///

@@ -267,7 +267,7 @@ void resolve_placement(const render_options& o, render_plan& r) {
 /// the domain make_field's overflow rule assumes): the grid's corners, the loop's circle and the
 /// frames' slices.
 void check_coordinates(const render_plan& r) {
-  constexpr double k_max = 4503599627370496.0;  // 2^52
+  constexpr double k_max = perlin::k_max_coordinate;
   const auto check = [](double v, std::size_t axis) {
     if (!(std::abs(v) <= k_max)) {
       throw usage_error("--origin, --offset, --step: the pixels would sample the coordinate " +

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "perlin/lattice.hpp"
+
 namespace perlin_cli {
 
 /// A bad input line: exit status 1.
@@ -12,8 +14,8 @@ struct line_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Coordinates beyond 2^52 are integers, where the noise says nothing useful; they are refused.
-inline constexpr double k_max_coordinate = 4503599627370496.0;  // 2^52
+/// Coordinates beyond perlin::k_max_coordinate (2^52) are refused.
+using perlin::k_max_coordinate;
 
 /// Parses up to 4 numbers of line `number` (counted from 1) into `out`; returns the count or
 /// throws line_error ("line N: ..."), quoting at most 40 characters of a bad token.
