@@ -2,7 +2,7 @@
 -- one perlin.noise call per pixel, one bulk f:grid call for the map, and improved noise written
 -- in plain Lua (the way seed 003 does it; written here from the algorithm).
 --   lua5.4 -e "package.cpath='build/dev/lua/?.so;'..package.cpath" bench/lua_bench.lua perlin
---   LUA_PATH='bindings/lua/?.lua;;' PERLIN_LIB=build/dev/libperlin.so luajit bench/lua_bench.lua perlin_ffi
+--   LUA_PATH='bindings/lua/?.lua;;' PERLIN_LIB=build/dev/libperlin-c.so luajit bench/lua_bench.lua perlin_ffi
 local perlin = require(arg[1] or "perlin")
 local N = 512
 

@@ -1,5 +1,6 @@
-// perlin from C#: Ken Perlin's improved noise, exact and fast, over the C API (libperlin.so).
-// One file: add it to a project and put libperlin beside the program (or on the library path).
+// perlin from C#: Ken Perlin's improved noise, exact and fast, over the C API (libperlin-c.so).
+// One file: add it to a project and put libperlin-c.so beside the program (Mono and .NET look
+// there first), or on the library path (LD_LIBRARY_PATH, ldconfig).
 //
 //   using PerlinNoise;
 //   using (var p = new Perlin()) { ... }               // Ken Perlin's table
@@ -38,7 +39,7 @@ namespace PerlinNoise
     /// every size_t a UIntPtr, every string a UTF-8 char*; no bool crosses the boundary.</summary>
     internal static class Native
     {
-        private const string Lib = "perlin";
+        private const string Lib = "perlin-c";
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern IntPtr perlin_version();

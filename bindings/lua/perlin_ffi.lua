@@ -4,7 +4,8 @@
 --   f:eval(x, y); f:grid(w, h, {x0 =, y0 =, step =, threads =}) -> a float[w*h] cdata, 0-based
 --   perlin.from_recipe(text), f:recipe(): recipes (docs/recipes.md)
 -- Fields are freed by ffi.gc (LuaJIT never runs a table's __gc). Errors raise the library's
--- message. libperlin.so must be on the library path (or set PERLIN_LIB to its path).
+-- message. The library is PERLIN_LIB if set, else the libperlin-c.so installed with this file
+-- (cmake --install, any prefix), else libperlin-c.so.0 on the library path.
 local ffi = require "ffi"
 
 ffi.cdef [[
@@ -26,7 +27,19 @@ int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, c
                      const double* step, float* out, size_t out_len, int threads);
 ]]
 
-local C = ffi.load(os.getenv("PERLIN_LIB") or "perlin")
+local function load_library()
+  local given = os.getenv("PERLIN_LIB")
+  if given and given ~= "" then return ffi.load(given) end
+  -- Filled in by cmake --install: the library's path relative to this file's folder.
+  local relative = "@PERLIN_FFI_TO_LIB@"
+  local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+  if not relative:find("@", 1, true) then
+    local ok, lib = pcall(ffi.load, here .. relative)
+    if ok then return lib end
+  end
+  return ffi.load("libperlin-c.so.0")
+end
+local C = load_library()
 
 local function fail() error(ffi.string(C.perlin_last_error()), 3) end
 

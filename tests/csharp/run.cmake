@@ -1,4 +1,4 @@
-# Compiles the C# binding and its test with Mono's mcs, and runs it against libperlin.so.
+# Compiles the C# binding and its test with Mono's mcs, and runs it against libperlin-c.so.
 execute_process(COMMAND ${MCS} -warnaserror -out:${WORK_DIR}/perlin_test.exe ${SOURCE_DIR}/bindings/csharp/Perlin.cs
                         ${SOURCE_DIR}/tests/csharp/PerlinTest.cs RESULT_VARIABLE rc)
 if(rc)
