@@ -39,13 +39,16 @@ int guarded(F&& body) noexcept {
   try {
     body();
     return PERLIN_OK;
-  } catch (const perlin::unknown_option& e) {
-    return fail(PERLIN_E_OPTION, e.what());
   } catch (const perlin::invalid_argument& e) {
-    const std::string m = e.what();
-    const bool size = m.rfind("dims", 0) == 0 || m.rfind("count", 0) == 0 ||
-                      m.rfind("out", 0) == 0 || m.rfind("point", 0) == 0;
-    return fail(size ? PERLIN_E_SIZE : PERLIN_E_VALUE, m);
+    switch (e.kind()) {
+      case perlin::error_kind::unknown_option:
+        return fail(PERLIN_E_OPTION, e.what());
+      case perlin::error_kind::size:
+        return fail(PERLIN_E_SIZE, e.what());
+      case perlin::error_kind::value:
+        break;
+    }
+    return fail(PERLIN_E_VALUE, e.what());
   } catch (const std::bad_alloc&) {
     return fail(PERLIN_E_MEMORY, "out of memory");
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field.hpp"
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/error.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
@@ -50,7 +51,7 @@ T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
   if (!warped() || q.empty() || q.size() > k_max_dims) return fractal_at(q, gradient);
   const std::size_t d = q.size();
   if (!gradient.empty() && gradient.size() != d) {
-    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
+    detail::throw_size("gradient", "must be empty or hold one value per coordinate");
   }
   T x[4];
   std::copy(q.begin(), q.end(), x);
@@ -96,7 +97,7 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
   const std::size_t dims = p.size() == 4 ? 4 : 3;
   if (dims == 4) q[3] = p[3];
   if (!gradient.empty() && gradient.size() != p.size()) {
-    detail::throw_invalid("gradient", "must be empty or hold one value per coordinate");
+    detail::throw_size("gradient", "must be empty or hold one value per coordinate");
   }
   T g[4] = {0, 0, 0, 0};
   const T v =

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {

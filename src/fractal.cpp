@@ -9,6 +9,7 @@
 #include <string>
 
 #include "detail/dims.hpp"
+#include "detail/error.hpp"
 #include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"

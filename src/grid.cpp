@@ -11,13 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel.hpp"
+#include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
-#include "detail/parallel.hpp"
 #include "detail/rotation.hpp"
-#include "detail/text.hpp"
+#include "grid_plan.hpp"
 #include "perlin/error.hpp"
+#include "runtime/parallel.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin {
 
@@ -32,7 +35,7 @@ constexpr std::size_t k_band_columns = 8192;
 
 std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
   if (b != 0 && a > std::numeric_limits<std::size_t>::max() / b) {
-    detail::throw_invalid(what, "the number of samples overflows std::size_t");
+    detail::throw_size(what, "the number of samples overflows std::size_t");
   }
   return a * b;
 }
@@ -65,8 +68,8 @@ void check_grid(const grid& g) {
 template <class T>
 void check_out(std::span<T> out, std::size_t n, const char* name) {
   if (out.size() != n) {
-    detail::throw_invalid(name, "must hold exactly " + std::to_string(n) + " values, got " +
-                                    std::to_string(out.size()));
+    detail::throw_size(name, "must hold exactly " + std::to_string(n) + " values, got " +
+                                 std::to_string(out.size()));
   }
 }
 
@@ -328,11 +331,11 @@ double grid::coordinate(std::size_t axis, std::size_t i) const noexcept {
 
 std::size_t grid::size() const {
   if (dims < 1 || dims > k_max_dims) {
-    detail::throw_invalid("dims", "must be 1 to 4, got " + std::to_string(dims));
+    detail::throw_size("dims", "must be 1 to 4, got " + std::to_string(dims));
   }
   std::size_t n = 1;
   for (std::size_t k = 0; k < dims; ++k) {
-    if (count[k] == 0) detail::throw_invalid("count", "every count must be at least 1");
+    if (count[k] == 0) detail::throw_size("count", "every count must be at least 1");
     n = checked_mul(n, count[k], "count");
   }
   return n;
@@ -561,16 +564,16 @@ std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
   while (dims < 4 && !axes[dims].empty()) ++dims;
   if (dims == 0) {
     if (n_out == 0) return 0;  // an empty batch
-    detail::throw_invalid("points", "need at least the x coordinates");
+    detail::throw_size("points", "need at least the x coordinates");
   }
   for (std::size_t k = dims; k < 4; ++k) {
     if (!axes[k].empty())
-      detail::throw_invalid("points", "coordinate arrays must be leading (x, then y, ...)");
+      detail::throw_size("points", "coordinate arrays must be leading (x, then y, ...)");
   }
   for (std::size_t k = 0; k < dims; ++k) {
     if (axes[k].size() != n_out) {
-      detail::throw_invalid("points", "every coordinate array must be as long as out (" +
-                                          std::to_string(n_out) + ")");
+      detail::throw_size("points", "every coordinate array must be as long as out (" +
+                                       std::to_string(n_out) + ")");
     }
   }
   return dims;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "detail/error.hpp"
 #include "detail/splitmix64.hpp"
 #include "perlin/error.hpp"
 

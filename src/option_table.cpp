@@ -6,11 +6,12 @@
 #include <limits>
 #include <string>
 
-#include "detail/text.hpp"
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
 #include "perlin/warp.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin {
 

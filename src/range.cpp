@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -18,7 +19,7 @@ double improved_bound(std::size_t dims) {
     case 4:
       return 1.5366;
     default:
-      detail::throw_invalid("dims", "must be 1 to 4, got " + std::to_string(dims));
+      detail::throw_size("dims", "must be 1 to 4, got " + std::to_string(dims));
   }
 }
 

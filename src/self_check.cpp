@@ -1,5 +1,7 @@
 // The known-answer self-check of a SIMD target: small grids and point batches through that
 // target's kernels, against the double scalar path, within the tolerance that grid.hpp states.
+#include "self_check.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +12,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
+#include "grid_plan.hpp"
 #include "perlin/grid.hpp"
 
 namespace perlin::detail {

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "detail/error.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/error.hpp"
+#include "self_check.hpp"
 
 namespace perlin {
 

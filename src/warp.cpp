@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "detail/error.hpp"
 #include "detail/kernel.hpp"
 #include "detail/warp.hpp"
 #include "perlin/error.hpp"

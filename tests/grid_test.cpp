@@ -16,6 +16,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
+#include "self_check.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
-// The thread runner (src/detail/parallel.hpp): chunk bounds, exceptions, nested and concurrent
+// The thread runner (src/runtime/parallel.hpp): chunk bounds, exceptions, nested and concurrent
 // calls, a persistent pool (no thread started per call), and a pool that works after fork().
-#include "detail/parallel.hpp"
+#include "runtime/parallel.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/lattice.hpp"
 
@@ -15,10 +16,10 @@ namespace perlin::detail {
 template <class T, class F>
 T dispatch_dims(std::span<const T> p, std::span<T> gradient, F&& f) {
   if (p.empty() || p.size() > k_max_dims) {
-    throw_invalid("point", "must have 1 to 4 coordinates, got " + std::to_string(p.size()));
+    throw_size("point", "must have 1 to 4 coordinates, got " + std::to_string(p.size()));
   }
   if (!gradient.empty() && gradient.size() != p.size()) {
-    throw_invalid("gradient", "must be empty or hold one value per coordinate");
+    throw_size("gradient", "must be empty or hold one value per coordinate");
   }
   T* g = gradient.empty() ? nullptr : gradient.data();
   switch (p.size()) {

@@ -9,9 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "perlin/field.hpp"
 #include "perlin/fractal.hpp"
-#include "perlin/grid.hpp"
 #include "perlin/lattice.hpp"
 #include "perlin/value_noise.hpp"
 
@@ -171,19 +169,5 @@ struct kernels {
   min_max_fn min_max;
   fill_rows_exact_fn fill_rows_exact;
 };
-
-/// The kernels of the active target (the best one this CPU supports that passed its
-/// self-check, not above the cap); targets.cpp.
-const kernels& active_kernels();
-
-/// The plan of a grid call (grid.cpp), also used by the self-check.
-grid_plan make_grid_plan(const field& f, const grid& g, bool strict);
-/// The exact double-grid plan of `g` when the field is improved noise of kind none or fbm
-/// (aligned, no warp) in 2-D or 3-D, rows of up to 65,536 samples and every octave coordinate
-/// finite; std::nullopt otherwise.
-std::optional<exact_grid_plan> make_exact_grid_plan(const field& f, const grid& g);
-/// The plan of a point batch of `dims` coordinates (its `coord` left empty), or nothing when the
-/// SIMD kernels do not cover it (periods that are not powers of two, 4-D); grid.cpp.
-std::optional<points_plan> make_points_plan(const field& f, std::size_t dims, bool strict);
 
 }  // namespace perlin::detail

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "detail/grid_plan.hpp"
@@ -22,14 +21,8 @@ int register_kernels(std::int64_t target, const kernels* k) noexcept;
 /// the kernels in).
 std::vector<registration> registered_kernels();
 
-/// The known-answer test of one target's kernels against the double scalar path: grids in 1 to
-/// 4 dimensions, points, improved and value noise, a fractal, strict and not. Returns "" when
-/// every value is within the documented tolerance, else what disagreed (self_check.cpp).
-std::string self_check(const kernels& k);
-
-/// The tolerance of the float gradient kernels for a field: 2e-5 times the sum over octaves of
-/// amplitude x frequency (divided by the sum of amplitudes when normalised), the scale of the
-/// gradient itself (self_check.cpp; grid.hpp states it).
-double gradient_tolerance(const field& f);
+/// The kernels of the active target (the best one this CPU supports that passed its
+/// self-check, not above the cap); targets.cpp.
+const kernels& active_kernels();
 
 }  // namespace perlin::detail

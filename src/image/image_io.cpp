@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -18,7 +19,7 @@ namespace perlin {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw io_error(path.string() + ": " + what);
+  detail::throw_io(path.string() + ": " + what);
 }
 
 std::filesystem::path folder_of(const std::filesystem::path& path) {
@@ -63,7 +64,7 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
   std::string dims;
   for (const std::size_t d : shape) {
     if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) {
-      throw invalid_argument("shape: the number of elements overflows std::size_t");
+      detail::throw_size("shape", "the number of elements overflows std::size_t");
     }
     n *= d;
     dims += std::to_string(d) + ", ";
@@ -72,7 +73,7 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
     dims.pop_back();  // "(5,)"
   else if (!dims.empty())
     dims.resize(dims.size() - 2);
-  if (n != data.size()) throw invalid_argument("data: does not match the shape");
+  if (n != data.size()) detail::throw_size("data", "does not match the shape");
   // NumPy format 1.0: magic, version, header length (uint16 LE), then a dict padded with spaces
   // and ending in '\n' so that the data starts at a multiple of 64 bytes.
   // Native byte order, said in the header: '<f4' little-endian, '>f4' big-endian.
@@ -82,7 +83,7 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
-  if (header.size() > 65535) throw invalid_argument("shape: too many dimensions for a .npy header");
+  if (header.size() > 65535) detail::throw_size("shape", "too many dimensions for a .npy header");
   std::string prefix = "\x93NUMPY";
   prefix.push_back('\x01');
   prefix.push_back('\x00');

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -24,7 +25,7 @@ namespace perlin {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw io_error(path.string() + ": " + what);
+  detail::throw_io(path.string() + ": " + what);
 }
 
 [[noreturn]] void fail_errno(const std::filesystem::path& path, const std::string& what) {

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "detail/parallel.hpp"
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
+#include "runtime/parallel.hpp"
 
 namespace perlin {
 
@@ -69,7 +70,7 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen,
   b.adler = adler32(1, raw.data(), static_cast<uInt>(raw.size()));
   z_stream z{};
   if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw io_error("PNG: cannot start zlib");
+    detail::throw_io("PNG: cannot start zlib");
   }
   b.deflated.resize(deflateBound(&z, static_cast<uLong>(raw.size())) + 64);
   z.next_in = raw.data();
@@ -84,7 +85,7 @@ void deflate_band(band& b, std::size_t width, std::size_t bpp, bool sixteen,
       b.deflated.size() - std::min<std::size_t>(z.avail_out, b.deflated.size());
   b.deflated.erase(b.deflated.begin() + static_cast<std::ptrdiff_t>(used), b.deflated.end());
   deflateEnd(&z);
-  if (!ok || z.avail_in != 0) throw io_error("PNG: zlib failed");
+  if (!ok || z.avail_in != 0) detail::throw_io("PNG: zlib failed");
 }
 
 }  // namespace
@@ -133,16 +134,16 @@ std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, 
   const std::size_t bpp =
       format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
-    throw invalid_argument("size: a PNG is 1 to 2^31-1 pixels on each side");
+    detail::throw_size("size", "a PNG is 1 to 2^31-1 pixels on each side");
   }
   const std::size_t expected = width * height * bpp;  // below 2^64: each side is below 2^31
   if (expected / bpp / height != width || data.size() != expected) {
-    throw invalid_argument("data: expected width x height x " + std::to_string(bpp) +
-                           " bytes, got " + std::to_string(data.size()));
+    detail::throw_size("data", "expected width x height x " + std::to_string(bpp) + " bytes, got " +
+                                   std::to_string(data.size()));
   }
   if (options.compression < 0 || options.compression > 9) {
-    throw invalid_argument("compression: must be 0 to 9, got " +
-                           std::to_string(options.compression));
+    detail::throw_invalid("compression",
+                          "must be 0 to 9, got " + std::to_string(options.compression));
   }
   // Bands of whole rows, about k_band_bytes each: fixed by the image, not by the threads.
   const std::size_t rows_per_band = std::max<std::size_t>(1, k_band_bytes / (width * bpp + 1));
@@ -176,7 +177,7 @@ apng_writer::apng_writer(std::size_t width, std::size_t height, pixel_format for
                          const png_options& options)
     : width_(width), height_(height), format_(format), fps_(fps), options_(options) {
   if (fps == 0 || fps > 1000)
-    throw invalid_argument("fps: must be 1 to 1000, got " + std::to_string(fps));
+    detail::throw_invalid("fps", "must be 1 to 1000, got " + std::to_string(fps));
 }
 
 void apng_writer::add_frame(std::span<const std::uint8_t> data) {
@@ -207,7 +208,7 @@ void apng_writer::add_frame(std::span<const std::uint8_t> data) {
 }
 
 std::vector<std::uint8_t> apng_writer::finish() {
-  if (frames_ == 0) throw invalid_argument("frames: an animation needs at least one frame");
+  if (frames_ == 0) detail::throw_invalid("frames", "an animation needs at least one frame");
   std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   ihdr_chunk(out, width_, height_, format_);
   std::vector<std::uint8_t> actl;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
 
@@ -23,10 +24,10 @@ namespace {
 void check_size(std::size_t width, std::size_t height, std::size_t pages, std::size_t have,
                 std::size_t per_pixel, const char* what) {
   if (width == 0 || height == 0 || pages == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
-    throw invalid_argument(std::string("size: a ") + what + " is 1 to 2^31-1 pixels on each side");
+    detail::throw_size("size", std::string("a ") + what + " is 1 to 2^31-1 pixels on each side");
   }
   if (have != width * height * pages * per_pixel) {
-    throw invalid_argument("data: does not match the size");
+    detail::throw_size("data", "does not match the size");
   }
 }
 
@@ -87,7 +88,7 @@ std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std
   const bool big = data.size() * sizeof(T) > (std::size_t{3} << 30);
   TIFF* t = TIFFClientOpen("perlin", big ? "w8" : "w", &m, mem_read, mem_write, mem_seek, mem_close,
                            mem_size, mem_map, mem_unmap);
-  if (t == nullptr) throw io_error("TIFF: cannot start libtiff: " + g_tiff_error);
+  if (t == nullptr) detail::throw_io("TIFF: cannot start libtiff: " + g_tiff_error);
   bool ok = true;
   for (std::size_t p = 0; p < pages && ok; ++p) {
     ok &= TIFFSetField(t, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(width)) == 1;
@@ -114,7 +115,7 @@ std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std
     if (ok) ok &= TIFFWriteDirectory(t) == 1;
   }
   TIFFClose(t);
-  if (!ok) throw io_error("TIFF: libtiff failed: " + g_tiff_error);
+  if (!ok) detail::throw_io("TIFF: libtiff failed: " + g_tiff_error);
   return std::move(m.bytes);
 }
 
@@ -144,7 +145,7 @@ std::vector<std::uint8_t> encode_raw16(std::size_t width, std::size_t height,
 std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
                                      std::span<const float> data, int channels) {
   if (channels != 1 && channels != 3)
-    throw invalid_argument("channels: an EXR here holds Y or RGB");
+    detail::throw_invalid("channels", "an EXR here holds Y or RGB");
   check_size(width, height, 1, data.size(), static_cast<std::size_t>(channels), "EXR");
   try {
     Imf::Header header(static_cast<int>(width), static_cast<int>(height));
@@ -167,7 +168,7 @@ std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
     const std::string bytes = stream.str();
     return {bytes.begin(), bytes.end()};
   } catch (const std::exception& e) {
-    throw io_error(std::string("EXR: OpenEXR failed: ") + e.what());
+    detail::throw_io(std::string("EXR: OpenEXR failed: ") + e.what());
   }
 }
 

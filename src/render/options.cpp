@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "detail/text.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin_render {
 

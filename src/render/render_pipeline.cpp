@@ -7,9 +7,9 @@
 #include <limits>
 #include <span>
 
-#include "detail/parallel.hpp"
 #include "perlin/range.hpp"
 #include "presets.hpp"
+#include "runtime/parallel.hpp"
 
 namespace perlin_render {
 

@@ -10,10 +10,10 @@
 #include <limits>
 #include <numbers>
 
-#include "detail/text.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin_render {
 

@@ -1,13 +1,14 @@
 // The render settings by name: one table that the CLI's flags, the server's query, Python's
 // perlin.render keywords and the recipes' render part all go through, with the option table's
-// parsers (detail/text.hpp), so every front reads "+8", "1e3" or "0x10" the same way.
+// parsers (runtime/text.hpp), so every front reads "+8", "1e3" or "0x10" the same way.
 #include <algorithm>
 #include <string>
 
-#include "detail/text.hpp"
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "render_plan.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin_render {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "detail/parallel.hpp"
 #include "eval_line.hpp"
 #include "noise_flags.hpp"
 #include "perlin/field.hpp"
+#include "runtime/parallel.hpp"
 
 namespace perlin_cli {
 

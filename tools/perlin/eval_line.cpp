@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "detail/text.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin_cli {
 

@@ -22,7 +22,6 @@
 #include <thread>
 #include <vector>
 
-#include "detail/text.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
@@ -31,6 +30,7 @@
 #include "presets.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
+#include "runtime/text.hpp"
 #include "serve_page.hpp"
 
 namespace perlin_cli {

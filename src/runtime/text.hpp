@@ -12,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "detail/error.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin::detail {

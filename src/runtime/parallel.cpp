@@ -1,5 +1,5 @@
-// The thread runner (detail/parallel.hpp): usable_cpus and a persistent pool of workers.
-#include "detail/parallel.hpp"
+// The thread runner (runtime/parallel.hpp): usable_cpus and a persistent pool of workers.
+#include "runtime/parallel.hpp"
 
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +16,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include "detail/error.hpp"  // PERLIN_HAS_EXCEPTIONS
 
 namespace perlin::detail {
 
@@ -52,7 +54,7 @@ struct job {
   chunk_fn fn;
   unsigned claimed = 0;   // chunks handed out
   unsigned finished = 0;  // chunks done
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#if PERLIN_HAS_EXCEPTIONS
   std::exception_ptr error;  // the first failing chunk's (lowest index)
   unsigned error_chunk = 0;
 #endif
@@ -83,7 +85,7 @@ class pool {
     const auto bound = [&](unsigned i) {
       return j.n / j.chunks * i + j.n % j.chunks * i / j.chunks;
     };
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#if PERLIN_HAS_EXCEPTIONS
     std::exception_ptr error;
     try {
       j.fn.call(j.fn.context, bound(k), bound(k + 1));
@@ -165,7 +167,7 @@ pool& the_pool() {
 void run_chunks(std::size_t n, unsigned threads, chunk_fn fn) {
   job j(n, threads, fn);
   the_pool().run(j);
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#if PERLIN_HAS_EXCEPTIONS
   if (j.error) std::rethrow_exception(j.error);
 #endif
 }

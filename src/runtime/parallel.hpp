@@ -1,5 +1,5 @@
 // The thread runner of the bulk calls, the render stages and the PNG encoder: contiguous chunks
-// run by a persistent pool of worker threads and by the calling thread (src/parallel.cpp).
+// run by a persistent pool of worker threads and by the calling thread (src/runtime/parallel.cpp).
 #pragma once
 
 #include <algorithm>
