@@ -2,7 +2,7 @@
 # Usage: cmake -DCLANG_FORMAT=... -DSOURCE_DIR=... -P check_format.cmake
 file(GLOB_RECURSE sources
   ${SOURCE_DIR}/include/*.hpp ${SOURCE_DIR}/include/*.h
-  ${SOURCE_DIR}/src/*.cpp ${SOURCE_DIR}/src/*.hpp ${SOURCE_DIR}/src/*.cc
+  ${SOURCE_DIR}/src/*.cpp ${SOURCE_DIR}/src/*.hpp ${SOURCE_DIR}/src/*.cc ${SOURCE_DIR}/src/*.h
   ${SOURCE_DIR}/tools/*.cpp ${SOURCE_DIR}/tools/*.hpp
   ${SOURCE_DIR}/tests/*.cpp ${SOURCE_DIR}/tests/*.hpp ${SOURCE_DIR}/tests/*.c
   ${SOURCE_DIR}/bench/*.cpp ${SOURCE_DIR}/bench/*.hpp
