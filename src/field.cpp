@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "detail/error.hpp"
-#include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"

@@ -10,7 +10,6 @@
 
 #include "detail/dims.hpp"
 #include "detail/error.hpp"
-#include "detail/kernel.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"
 

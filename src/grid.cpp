@@ -13,9 +13,9 @@
 
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
-#include "detail/kernel.hpp"
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
+#include "detail/reference.hpp"
 #include "detail/rotation.hpp"
 #include "grid_plan.hpp"
 #include "perlin/error.hpp"

@@ -3,7 +3,8 @@
 #include <string>
 
 #include "detail/dims.hpp"
-#include "detail/kernel.hpp"
+#include "detail/reference.hpp"
+#include "detail/single_calls.hpp"
 #include "perlin/error.hpp"
 #include "perlin/improved_noise.hpp"
 #include "perlin/value_noise.hpp"

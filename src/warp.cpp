@@ -6,7 +6,8 @@
 #include <string>
 
 #include "detail/error.hpp"
-#include "detail/kernel.hpp"
+#include "detail/octaves.hpp"
+#include "detail/reference.hpp"
 #include "detail/warp.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"

@@ -1,4 +1,4 @@
-// Self-registration of the per-target kernels: each Highway target's copy of grid_kernels.cc
+// Self-registration of the per-target kernels: each Highway target's copy of simd/kernels.cc
 // registers itself at start-up with documented macros only (HWY_TARGET), so nothing reads
 // Highway's internal dispatch table.
 #pragma once
@@ -15,9 +15,9 @@ struct registration {
   const kernels* k;
 };
 
-/// Called once per compiled target during static initialisation (grid_kernels.cc).
+/// Called once per compiled target during static initialisation (simd/kernels.cc).
 int register_kernels(std::int64_t target, const kernels* k) noexcept;
-/// Every compiled target, supported here or not (grid_kernels.cc, so that referring to it links
+/// Every compiled target, supported here or not (simd/kernels.cc, so that referring to it links
 /// the kernels in).
 std::vector<registration> registered_kernels();
 

@@ -5,11 +5,39 @@
 #include <array>
 #include <cstdint>
 
-#include "detail/kernel.hpp"
+#include "detail/lattice_index.hpp"
+#include "detail/reference.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin::detail {
+
+/// Decorrelation offsets per axis (documented on fractal::set_decorrelate). Each has an odd
+/// number of 128ths as its fraction, so i * offset is off the lattice for every octave i < 128,
+/// and adding it to a coordinate on a coarse dyadic grid is exact, which keeps periods exact.
+inline constexpr std::array<double, 4> k_decorrelate_offsets = {101.6171875, 67.4140625, 43.7265625,
+                                                                29.2421875};
+
+/// The integer lacunarity that scales periods between octaves, or 1 when it is not an integer
+/// (then the octaves keep the base period and the fractal does not tile).
+inline std::uint64_t integral_lacunarity(double lacunarity) noexcept {
+  const bool integral =
+      lacunarity == std::floor(lacunarity) && lacunarity >= 1.0 && lacunarity < 4294967296.0;
+  return integral ? static_cast<std::uint64_t>(lacunarity) : 1;
+}
+
+/// Multiplies every set period by the integer lacunarity, for the next octave. A period stays
+/// below 2^62: once capped, the octave wraps with the table's own period 256 (2^62 is a multiple
+/// of it) instead of P * L^i. For improved noise that is unobservable (octave coordinates beyond
+/// 2^52 are integers, where it is 0); value noise takes its lattice values there, so such an
+/// octave of value noise no longer tiles with P * L^i, which no finite image can show anyway.
+inline void scale_periods(std::array<axis_wrap, k_max_dims>& wraps, std::uint64_t lac) noexcept {
+  constexpr std::uint64_t cap = 1ULL << 62;
+  if (lac <= 1) return;
+  for (auto& w : wraps) {
+    if (w.period != 0) w = make_axis_wrap(w.period > cap / lac ? cap : w.period * lac);
+  }
+}
 
 /// Octave i of a fractal over a lattice: frequency f_i = frequency * lacunarity^i and amplitude
 /// a_i = persistence^i (accumulated in double from octave 0 upward, in this order), the

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "detail/grid_plan.hpp"
-#include "detail/kernel.hpp"
+#include "detail/reference.hpp"
 #include "simd/noise-inl.h"
 
 HWY_BEFORE_NAMESPACE();

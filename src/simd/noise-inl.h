@@ -20,7 +20,7 @@
 #include <limits>
 
 #include "detail/grid_plan.hpp"
-#include "detail/kernel.hpp"
+#include "detail/reference.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {

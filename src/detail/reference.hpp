@@ -1,0 +1,168 @@
+// The scalar reference: one generic implementation of gradient (improved) and value noise for 1
+// to 4 dimensions, with analytic derivatives. The single source of truth that every other path
+// is tested against (docs/exactness.md).
+//
+// Compiled with -ffp-contract=off (CMakeLists.txt): the double 3-D path must evaluate in the same
+// order as Ken Perlin's Java code, with no fused multiply-add, to reproduce it bit for bit.
+#pragma once
+
+// -ffast-math folds std::isfinite to true (the NaN guards become undefined conversions) and
+// reorders sums (the reference values no longer hold): refuse it rather than be wrong.
+#if defined(__FAST_MATH__)
+#error "perlin's exact paths cannot be compiled with -ffast-math (docs/exactness.md)"
+#endif
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "detail/lattice_index.hpp"
+#include "detail/primitives.hpp"
+#include "detail/single_calls.hpp"  // improved_fast: the values of 2-D and 3-D
+#include "perlin/lattice.hpp"
+#include "perlin/value_noise.hpp"
+
+namespace perlin::detail {
+
+/// Multilinear reduction of corner values with per-axis weights, x first, in the reference order.
+template <int D, class T>
+inline T reduce(T* c, const T* t) noexcept {
+  int n = 1 << D;
+  for (int k = 0; k < D; ++k) {
+    n >>= 1;
+    for (int j = 0; j < n; ++j) c[j] = lerp(t[k], c[2 * j], c[2 * j + 1]);
+  }
+  return c[0];
+}
+
+/// Partial derivatives of sum_c W_c(t) v_c where W_c = prod_k (bit_k ? t_k : 1 - t_k), times the
+/// derivative dt_k of each weight, added to `out`.
+template <int D, class T>
+inline void weight_gradient(const T* v, const T* t, const T* dt, T* out) noexcept {
+  constexpr int n = 1 << D;
+  for (int k = 0; k < D; ++k) {
+    T sum = 0;
+    for (int c = 0; c < n; ++c) {
+      T w = ((c >> k) & 1) ? T(1) : T(-1);
+      for (int j = 0; j < D; ++j) {
+        if (j != k) w *= ((c >> j) & 1) ? t[j] : T(1) - t[j];
+      }
+      sum += w * v[c];
+    }
+    out[k] += sum * dt[k];
+  }
+}
+
+/// Improved gradient noise at x[0..D-1]; when `grad` is not null it receives the D partials.
+template <int D, class T>
+T improved(const std::uint8_t* p, const axis_wrap* wrap, const T* x, T* grad) noexcept {
+  static_assert(D >= 1 && D <= 4);
+  // Values alone in 2-D and 3-D (the hot single calls and fractal octaves) take the written-out
+  // path; it gives the same bits.
+  if constexpr (D == 2) {
+    if (grad == nullptr) return improved_fast<2, T>(p, wrap, x[0], x[1]);
+  } else if constexpr (D == 3) {
+    if (grad == nullptr) return improved_fast<3, T>(p, wrap, x[0], x[1], x[2]);
+  }
+  if (!all_finite<T, D>(x)) [[unlikely]]
+    return fail_nan<T, D>(grad);
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T f[D];
+  T u[D];
+  for (int k = 0; k < D; ++k) {
+    idx[k] = split_axis(x[k], wrap[k], f[k]);
+    u[k] = fade(f[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  T c[n];
+  for (int corner = 0; corner < n; ++corner) {
+    T dot;
+    if constexpr (D == 4) {
+      const auto& g = k_grad4[h[corner] & 31];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < 4; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    } else {
+      const auto& g = k_grad3[h[corner] & 15];
+      dot = T(g[0]) * ((corner & 1) ? f[0] - T(1) : f[0]);
+      for (int k = 1; k < D; ++k) dot = dot + T(g[k]) * (((corner >> k) & 1) ? f[k] - T(1) : f[k]);
+    }
+    c[corner] = dot;
+  }
+  if (grad != nullptr) {
+    // d/dx_k = (weights interpolating the gradients' k-th components) + dfade * d/du_k.
+    T gk[n];
+    T dt[D];
+    for (int k = 0; k < D; ++k) dt[k] = dfade(f[k]);
+    for (int k = 0; k < D; ++k) {
+      for (int corner = 0; corner < n; ++corner) {
+        gk[corner] = T(D == 4 ? k_grad4[h[corner] & 31][k] : k_grad3[h[corner] & 15][k]);
+      }
+      grad[k] = reduce<D>(gk, u);
+    }
+    weight_gradient<D>(c, u, dt, grad);
+  }
+  return reduce<D>(c, u);
+}
+
+/// The blend weight of value noise and its derivative.
+template <class T>
+inline T interp_weight(interpolation kind, T t, T* dt) noexcept {
+  constexpr T pi = T(3.14159265358979323846);
+  switch (kind) {
+    case interpolation::linear:
+      *dt = T(1);
+      return t;
+    case interpolation::cosine:
+      *dt = T(0.5) * pi * std::sin(pi * t);
+      return T(0.5) - T(0.5) * std::cos(pi * t);
+    case interpolation::cubic:
+      *dt = T(6) * t * (T(1) - t);
+      return t * t * (T(3) - T(2) * t);
+    case interpolation::quintic:
+    default:
+      *dt = dfade(t);
+      return fade(t);
+  }
+}
+
+/// The blend weight of an axis: Ken Perlin's fade for improved noise, the chosen interpolation
+/// for value noise (used where a whole field's weight is needed without its derivative).
+template <class T>
+inline T blend_weight(bool improved, interpolation kind, T t) noexcept {
+  if (improved) return fade(t);
+  T unused;
+  return interp_weight(kind, t, &unused);
+}
+
+/// Value noise at x[0..D-1], in [-1, 1]; when `grad` is not null it receives the D partials.
+template <int D, class T>
+T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const T* x,
+        T* grad) noexcept {
+  static_assert(D >= 1 && D <= 4);
+  if (!all_finite<T, D>(x)) [[unlikely]]
+    return fail_nan<T, D>(grad);
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T s[D];
+  T ds[D];
+  for (int k = 0; k < D; ++k) {
+    T f;
+    idx[k] = split_axis(x[k], wrap[k], f);
+    s[k] = interp_weight(kind, f, &ds[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  T c[n];
+  // h / 127.5 - 1 maps 0 -> -1 and 255 -> +1 exactly.
+  for (int corner = 0; corner < n; ++corner) c[corner] = T(h[corner]) / T(127.5) - T(1);
+  if (grad != nullptr) {
+    for (int k = 0; k < D; ++k) grad[k] = 0;
+    weight_gradient<D>(c, s, ds, grad);
+  }
+  return reduce<D>(c, s);
+}
+
+}  // namespace perlin::detail
