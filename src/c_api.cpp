@@ -64,9 +64,11 @@ int check_dims(int dims) {
   return PERLIN_OK;
 }
 
+/// A grid call; with `gradient` (not null), the values and the planar partials.
 template <class T>
 int fill(const perlin_field* f, int dims, const size_t* count, const double* origin,
-         const double* step, T* out, size_t out_len, int threads) {
+         const double* step, T* out, size_t out_len, int threads, T* gradient = nullptr,
+         size_t gradient_len = 0) {
   if (f == nullptr || count == nullptr || out == nullptr) {
     return fail(PERLIN_E_NULL, "field, count and out must not be null");
   }
@@ -80,13 +82,20 @@ int fill(const perlin_field* f, int dims, const size_t* count, const double* ori
       g.origin[k] = origin != nullptr ? origin[k] : 0.0;  // NULL: the library's defaults
       g.step[k] = step != nullptr ? step[k] : perlin::grid::k_default_step;
     }
-    (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len),
-                            {.threads = static_cast<unsigned>(threads)});
+    const perlin::bulk_options o{.threads = static_cast<unsigned>(threads)};
+    if (gradient != nullptr) {
+      (void)perlin::fill_grid_deriv(f->field, g, std::span<T>(out, out_len),
+                                    std::span<T>(gradient, gradient_len), o);
+    } else {
+      (void)perlin::fill_grid(f->field, g, std::span<T>(out, out_len), o);
+    }
   });
 }
 
+/// A point batch; with `gradient` (not null), the values and the planar partials (dims * n).
 template <class T>
-int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T* out, int threads) {
+int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T* out, int threads,
+           T* gradient = nullptr) {
   if (f == nullptr || coords == nullptr || (out == nullptr && n > 0)) {
     return fail(PERLIN_E_NULL, "field, coords and out must not be null");
   }
@@ -101,8 +110,13 @@ int points(const perlin_field* f, int dims, const T* const* coords, size_t n, T*
     perlin::point_set<T> ps;
     std::span<const T>* axes[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
     for (int k = 0; k < dims; ++k) *axes[k] = std::span<const T>(coords[k], n);
-    perlin::eval_points(f->field, ps, std::span<T>(out, n),
-                        {.threads = static_cast<unsigned>(threads)});
+    const perlin::bulk_options o{.threads = static_cast<unsigned>(threads)};
+    if (gradient != nullptr) {
+      perlin::eval_points_deriv(f->field, ps, std::span<T>(out, n),
+                                std::span<T>(gradient, n * static_cast<std::size_t>(dims)), o);
+    } else {
+      perlin::eval_points(f->field, ps, std::span<T>(out, n), o);
+    }
   });
 }
 
@@ -296,6 +310,34 @@ int perlin_eval_points(const perlin_field* field, int dims, const float* const* 
 int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords,
                               size_t n, double* out, int threads) {
   return points(field, dims, coords, n, out, threads);
+}
+
+int perlin_fill_grid_deriv(const perlin_field* field, int dims, const size_t* count,
+                           const double* origin, const double* step, float* out, size_t out_len,
+                           float* gradient, size_t gradient_len, int threads) {
+  if (gradient == nullptr) return fail(PERLIN_E_NULL, "gradient must not be null");
+  return fill(field, dims, count, origin, step, out, out_len, threads, gradient, gradient_len);
+}
+
+int perlin_fill_grid_deriv_double(const perlin_field* field, int dims, const size_t* count,
+                                  const double* origin, const double* step, double* out,
+                                  size_t out_len, double* gradient, size_t gradient_len,
+                                  int threads) {
+  if (gradient == nullptr) return fail(PERLIN_E_NULL, "gradient must not be null");
+  return fill(field, dims, count, origin, step, out, out_len, threads, gradient, gradient_len);
+}
+
+int perlin_eval_points_deriv(const perlin_field* field, int dims, const float* const* coords,
+                             size_t n, float* out, float* gradient, int threads) {
+  if (gradient == nullptr && n > 0) return fail(PERLIN_E_NULL, "gradient must not be null");
+  return points(field, dims, coords, n, out, threads, gradient);
+}
+
+int perlin_eval_points_deriv_double(const perlin_field* field, int dims,
+                                    const double* const* coords, size_t n, double* out,
+                                    double* gradient, int threads) {
+  if (gradient == nullptr && n > 0) return fail(PERLIN_E_NULL, "gradient must not be null");
+  return points(field, dims, coords, n, out, threads, gradient);
 }
 
 }  // extern "C"

@@ -26,9 +26,6 @@ namespace perlin {
 
 namespace {
 
-/// Cells narrower than this many samples are hashed per sample (gathers), not per cell.
-constexpr double k_gather_below_width = 3.0;
-
 /// Columns per plan: the per-column tables cost about 40 bytes a column and octave, so very
 /// wide grids (long 1-D signals) are filled in bands of columns with bounded memory.
 constexpr std::size_t k_band_columns = 8192;
@@ -73,183 +70,7 @@ void check_out(std::span<T> out, std::size_t n, const char* name) {
   }
 }
 
-/// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
-/// (detail::octave_walk).
-struct octave_params {
-  double freq;
-  double amp;
-  std::array<double, 4> offset;
-  std::array<axis_wrap, k_max_dims> wrap;
-};
-
-std::vector<octave_params> octave_list(const field& f) {
-  std::vector<octave_params> out;
-  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
-       o.next()) {
-    out.push_back({o.freq, o.amp, {o.offset(0), o.offset(1), o.offset(2), o.offset(3)}, o.wraps});
-  }
-  return out;
-}
-
-/// The gather kernels' tables of a permutation (hash_tables).
-detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
-  detail::hash_tables t;
-  for (std::size_t i = 0; i < 512; ++i) t.perm[i] = perm[i];
-  for (std::size_t i = 0; i < 256; ++i) t.bytes[i] = static_cast<std::uint8_t>(perm[i]);
-  for (std::size_t i = 0; i < 512; ++i) t.perm_z0[i] = perm[perm[i]];
-  for (std::size_t i = 0; i < 512; ++i) {
-    const std::size_t next = (i + 1) & 511;  // the doubled table repeats every 256
-    t.pairs[i] = t.perm[i] | t.perm[next] << 16;
-    t.pairs_z0[i] = t.perm_z0[i] | t.perm_z0[next] << 16;
-  }
-  return t;
-}
-
-template <class Plan>
-void fill_common(Plan& plan, const field& f, bool strict) {
-  plan.tables = hash_tables_of(f.lattice().perm());
-  plan.improved = f.kind() == noise_kind::improved;
-  if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
-  plan.kind = f.fractal().kind();
-  plan.ridged = {static_cast<float>(f.fractal().ridged_offset()),
-                 static_cast<float>(f.fractal().ridged_gain())};
-  plan.normalize = f.fractal().normalize();
-  plan.normalize_by = static_cast<float>(1.0 / f.fractal().amplitude_sum());
-  plan.strict = strict;
-}
-
 }  // namespace
-
-// The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.
-std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field& f, const grid& g) {
-  // Rows up to 65,536 samples: the plan holds 20 bytes per column and octave (a wider row would
-  // make it larger than a band of the output; those take the scalar path, with the same bits).
-  const fractal_kind kind = f.fractal().kind();
-  if (f.kind() != noise_kind::improved ||
-      (kind != fractal_kind::none && kind != fractal_kind::fbm) || f.plane() != plane::aligned ||
-      f.warped() || (g.dims != 2 && g.dims != 3) || g.count[0] > 65536) {
-    return std::nullopt;
-  }
-  const lattice& lat = f.lattice();
-  detail::exact_grid_plan plan;
-  plan.dims = static_cast<int>(g.dims);
-  plan.nx = g.count[0];
-  plan.count = g.count;
-  plan.row_stride = g.count[0];
-  plan.tables = hash_tables_of(lat.perm());
-  plan.normalize = f.fractal().normalize();
-  plan.amplitude_sum = f.fractal().amplitude_sum();
-  // The octaves of fractal.cpp's loop (kind none is its one octave: plain_octave's operations).
-  for (detail::octave_walk o(f.fractal(), lat); o.index < f.fractal().active_octaves(); o.next()) {
-    // The octave coordinate of index i along axis a, split like the scalar path splits it.
-    const auto sample = [&](std::size_t a, std::size_t i, detail::axis_index& li, double& fr) {
-      double q = g.coordinate(a, i) * o.freq;
-      if (o.decorrelated()) q = q + o.offset(a);
-      if (!std::isfinite(q)) return false;
-      li = detail::split_axis(q, o.wraps[a], fr);
-      return true;
-    };
-    detail::exact_grid_plan::octave oct;
-    oct.amp = o.amp;
-    const std::size_t padded = plan.nx + detail::k_pad;
-    oct.fx.resize(padded);
-    oct.u.resize(padded);
-    oct.cell.resize(padded);
-    oct.a.reserve(padded);
-    oct.b.reserve(padded);
-    detail::axis_index previous{~0u, ~0u};
-    for (std::size_t i = 0; i < padded; ++i) {
-      detail::axis_index li{};
-      double fr = 0;
-      if (!sample(0, std::min(i, plan.nx - 1), li, fr)) return std::nullopt;
-      oct.fx[i] = fr;
-      oct.u[i] = detail::fade(fr);
-      if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
-        oct.a.push_back(lat.perm()[li.i0]);
-        oct.b.push_back(lat.perm()[li.i1]);
-        previous = li;
-      }
-      oct.cell[i] = static_cast<std::int32_t>(oct.a.size() - 1);
-    }
-    oct.cells = oct.a.size();
-    oct.a.resize(oct.cells + detail::k_pad, oct.a.back());  // whole vectors of cells may be read
-    oct.b.resize(oct.cells + detail::k_pad, oct.b.back());
-    for (std::size_t a = 1; a < g.dims; ++a) {
-      for (std::size_t i = 0; i < g.count[a]; ++i) {
-        detail::axis_index li{};
-        double fr = 0;
-        if (!sample(a, i, li, fr)) return std::nullopt;
-        oct.axis[a].push_back({li.i0, li.i1, fr, detail::fade(fr)});
-      }
-    }
-    plan.octaves.push_back(std::move(oct));
-  }
-  return plan;
-}
-
-detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict) {
-  detail::grid_plan plan;
-  fill_common(plan, f, strict);
-  plan.dims = static_cast<int>(g.dims);
-  for (std::size_t k = 0; k < g.dims; ++k) {
-    plan.count[k] = g.count[k];
-    plan.origin[k] = g.origin[k];
-    plan.step[k] = g.step[k];
-    plan.first[k] = g.first[k];
-  }
-  const std::size_t nx = g.count[0];
-  for (const auto& op : octave_list(f)) {
-    detail::octave_plan o;
-    o.freq = op.freq;
-    o.offset = op.offset;
-    o.wrap = op.wrap;
-    plan.amp.push_back(static_cast<float>(op.amp));
-    o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * k_gather_below_width > 1.0;
-    const std::size_t padded = nx + detail::k_pad;
-    o.fx.resize(padded);
-    o.t.resize(padded);
-    o.cell.resize(padded);
-    o.px0.resize(padded);
-    o.px1.resize(padded);
-    double previous_floor = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < padded; ++i) {
-      const std::size_t col = std::min(i, nx - 1);
-      const double x = g.coordinate(0, col);
-      const double q = x * op.freq + op.offset[0];
-      const double fl = std::floor(q);
-      const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
-      o.fx[i] = static_cast<float>(q - fl);
-      o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
-      o.px0[i] = plan.tables.perm[li.i0];
-      o.px1[i] = plan.tables.perm[li.i1];
-      if (i < nx && fl != previous_floor) {  // a new cell along the row
-        o.cx0.push_back(static_cast<std::int32_t>(li.i0));
-        o.cx1.push_back(static_cast<std::int32_t>(li.i1));
-        previous_floor = fl;
-      }
-      o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
-    }
-    o.cells = o.cx0.size();
-    // Padding so that the vectorised coefficient pass may read whole vectors of cells.
-    o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
-    o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
-    for (std::size_t c = 0; c < o.cx0.size(); ++c) {
-      o.hx0.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx0[c])]);
-      o.hx1.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx1[c])]);
-    }
-    for (std::size_t a = 1; a < g.dims; ++a) {
-      for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
-        const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
-        const double fl = std::floor(q);
-        const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
-        o.axis[a].push_back(
-            {li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
-      }
-    }
-    plan.octaves.push_back(std::move(o));
-  }
-  return plan;
-}
 
 namespace {
 
@@ -342,23 +163,14 @@ std::size_t grid::size() const {
 }
 
 namespace {
-
 /// A grid whose samples the field turns onto a rotated plane (2-D and 3-D grids).
-bool turned(const field& f, const grid& g) {
-  return f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3;
+/// The sample kernel's plan for the grid (route_of chose the sample kernel, so it covers it).
+detail::points_plan sample_plan(const field& f, const grid& g, bool strict) {
+  return *detail::make_points_plan(f, detail::sample_lattice_dims(f, g.dims), strict);
 }
 
-/// The plan of the double-coordinate kernel (eval_points_d) for the grid, or nothing when the
-/// kernel does not cover the field: warps, 4-D lattice points, periods that are not powers of
-/// two, value noise with the cosine interpolation.
-std::optional<detail::points_plan> sample_plan(const field& f, const grid& g, bool strict) {
-  const std::size_t dims = turned(f, g) ? 3 : g.dims;
-  if (f.warped() || dims > 3) return std::nullopt;
-  if (f.kind() == noise_kind::value &&
-      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
-    return std::nullopt;
-  }
-  return detail::make_points_plan(f, dims, strict);
+bool turned(const field& f, const grid& g) {
+  return f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3;
 }
 
 /// Fills the grid row by row through eval_points_d: each row's lattice coordinates computed in
@@ -421,23 +233,22 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
 }
 
 }  // namespace
-
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
                              const bulk_options& o) {
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
-  if ((f.plane() == plane::rotated && g.dims >= 2) || f.warped()) {
-    // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their
-    // lattice coordinates in double, the noise in SIMD float); warped fields take the double path.
-    if (const auto plan = sample_plan(f, g, o.strict)) {
-      rows_by_samples(f, g, *plan, o.threads, out, {});
-    } else {
+  switch (detail::route_of(f, detail::bulk_call::grid_float, g.dims, g.count[0])) {
+    case detail::bulk_route::row_kernel:
+      break;
+    case detail::bulk_route::sample_kernel:
+      rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, {});
+      return range_of(out.data(), out.size());
+    default:
       scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
         out[idx] = static_cast<float>(f.eval<double>(p));
       });
-    }
-    return range_of(out.data(), out.size());
+      return range_of(out.data(), out.size());
   }
   const detail::kernels& k = detail::active_kernels();
   const std::size_t nx = g.count[0];
@@ -489,8 +300,11 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
                               const bulk_options& o) {
   check_grid(g);
   check_out(out, g.size(), "out");
-  if (const auto plan = detail::make_exact_grid_plan(f, g)) {
+  const detail::bulk_route route =
+      detail::route_of(f, detail::bulk_call::grid_double, g.dims, g.count[0]);
+  if (route == detail::bulk_route::exact_rows) {
     // Plain improved noise in 2-D and 3-D: the SIMD kernel with the scalar path's bits.
+    const auto plan = detail::make_exact_grid_plan(f, g);
     const auto& k = detail::active_kernels();
     const std::size_t nx = g.count[0], rows = g.size() / nx;
     range_merger<double> range;
@@ -502,7 +316,7 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
                          });
     return range.get();
   }
-  if (f.fractal().kind() == fractal_kind::none && f.plane() == plane::aligned && !f.warped()) {
+  if (route == detail::bulk_route::plain_scalar) {
     // The plain noise: the scalar path's own operations (detail::plain_octave) with the
     // dimension and the noise fixed once for the whole grid instead of per sample.
     const lattice& lat = f.lattice();
@@ -543,8 +357,9 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
   const std::size_t n = g.size();
   check_out(out, n, "out");
   check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
-  if (const auto plan = sample_plan(f, g, o.strict)) {
-    rows_by_samples(f, g, *plan, o.threads, out, gradient);
+  if (detail::route_of(f, detail::bulk_call::grid_deriv_float, g.dims) ==
+      detail::bulk_route::sample_kernel) {
+    rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, gradient);
     return range_of(out.data(), out.size());
   }
   scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
@@ -555,99 +370,18 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
   return range_of(out.data(), out.size());
 }
 
-namespace {
-
-template <class T>
-std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
-  const std::span<const T> axes[4] = {p.x, p.y, p.z, p.w};
-  std::size_t dims = 0;
-  while (dims < 4 && !axes[dims].empty()) ++dims;
-  if (dims == 0) {
-    if (n_out == 0) return 0;  // an empty batch
-    detail::throw_size("points", "need at least the x coordinates");
-  }
-  for (std::size_t k = dims; k < 4; ++k) {
-    if (!axes[k].empty())
-      detail::throw_size("points", "coordinate arrays must be leading (x, then y, ...)");
-  }
-  for (std::size_t k = 0; k < dims; ++k) {
-    if (axes[k].size() != n_out) {
-      detail::throw_size("points", "every coordinate array must be as long as out (" +
-                                       std::to_string(n_out) + ")");
-    }
-  }
-  return dims;
-}
-
-}  // namespace
-
-std::optional<detail::points_plan> detail::make_points_plan(const field& f, std::size_t dims,
-                                                            bool strict) {
-  const auto octaves = octave_list(f);
-  bool simd = dims <= 3;
-  for (const auto& op : octaves) {
-    for (std::size_t k = 0; k < dims; ++k) simd &= !op.wrap[k].modulo;
-  }
-  if (!simd) return std::nullopt;
-  detail::points_plan plan;
-  fill_common(plan, f, strict);
-  plan.dims = static_cast<int>(dims);
-  for (const auto& op : octaves) {
-    plan.amp.push_back(static_cast<float>(op.amp));
-    plan.freq.push_back(op.freq);
-    plan.offset.push_back(op.offset);
-    plan.mask.push_back({op.wrap[0].mask, op.wrap[1].mask, op.wrap[2].mask, op.wrap[3].mask});
-  }
-  return plan;
-}
-
-void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
-                 const bulk_options& o) {
-  const std::size_t dims = point_dims(p, out.size());
-  if (dims == 0) return;
-  const std::size_t n = out.size();
-  const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
-  auto plan = (f.plane() == plane::rotated && dims >= 2) || f.warped()
-                  ? std::optional<detail::points_plan>()
-                  : detail::make_points_plan(f, dims, o.strict);
-  if (plan) {
-    plan->coord[0] = p.x.data();
-    plan->coord[1] = p.y.data();
-    plan->coord[2] = p.z.data();
-  }
-  if (!plan) {
-    // Periods that are not powers of two, rotated or warped fields: the double scalar path,
-    // rounded.
-    const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
-    detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        double q[4];
-        for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
-        out[i] = static_cast<float>(f.eval<double>(std::span<const double>(q, dims)));
-      }
-    });
-    return;
-  }
-  const detail::kernels& k = detail::active_kernels();
-  detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-    k.eval_points(*plan, b, e, out.data() + b);
+value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<double> out,
+                                    std::span<double> gradient, const bulk_options& o) {
+  check_grid(g);
+  const std::size_t n = g.size();
+  check_out(out, n, "out");
+  check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
+  scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
+    double grad[4];
+    out[idx] = f.eval<double>(p, std::span<double>(grad, p.size()));
+    for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = grad[k];
   });
-}
-
-void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
-                 const bulk_options& o) {
-  const std::size_t dims = point_dims(p, out.size());
-  if (dims == 0) return;
-  const double* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
-  const std::size_t n = out.size();
-  detail::parallel_for(n, detail::thread_count(o.threads, n / 4096 + 1),
-                       [&](std::size_t b, std::size_t e) {
-                         for (std::size_t i = b; i < e; ++i) {
-                           double q[4];
-                           for (std::size_t k = 0; k < dims; ++k) q[k] = axes[k][i];
-                           out[i] = f.eval<double>(std::span<const double>(q, dims));
-                         }
-                       });
+  return range_of(out.data(), out.size());
 }
 
 }  // namespace perlin

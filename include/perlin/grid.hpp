@@ -133,6 +133,10 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
 /// 0, the ridged weight at its clamp) the gradient may take the value from the other side.
 value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
                                    std::span<float> gradient, const bulk_options& o = {});
+/// The double version: values and partials bit for bit those of field::eval with a gradient
+/// (the scalar path), on every core.
+value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<double> out,
+                                    std::span<double> gradient, const bulk_options& o = {});
 
 /// A batch of points, one array per coordinate; the dimension is the number of leading non-empty
 /// arrays (x alone is 1-D, x and y 2-D, ...). All arrays have the same length.
@@ -151,5 +155,16 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
                  const bulk_options& o = {});
 void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
                  const bulk_options& o = {});
+
+/// Values and analytic gradients at every point: `gradient` holds dims * out.size() values,
+/// planar (the derivative along axis k of point i is gradient[k * out.size() + i]).
+/// Float: the sample kernel of fill_grid_deriv (each point placed in double, blended in float)
+/// for 1 to 3 dimensions on an aligned plane without a warp, with no period or power-of-two
+/// periods and not cosine value noise, with fill_grid_deriv's accuracy; otherwise the double
+/// scalar path, rounded. Double: the scalar reference path, bit for bit field::eval.
+void eval_points_deriv(const field& f, const point_set<float>& p, std::span<float> out,
+                       std::span<float> gradient, const bulk_options& o = {});
+void eval_points_deriv(const field& f, const point_set<double>& p, std::span<double> out,
+                       std::span<double> gradient, const bulk_options& o = {});
 
 }  // namespace perlin

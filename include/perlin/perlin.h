@@ -129,6 +129,26 @@ PERLIN_API int perlin_eval_points_double(const perlin_field* field, int dims,
                                          const double* const* coords, size_t n, double* out,
                                          int threads);
 
+/* Values and analytic gradients: `gradient` receives dims arrays one after the other (planar:
+ * the partial along axis k of sample i is gradient[k * N + i], N the number of samples or
+ * points). Grids: gradient_len must be dims * out_len. float: the SIMD kernel of the C++
+ * fill_grid_deriv and eval_points_deriv (their stated tolerance); double: the exact path, bit
+ * for bit perlin_field_eval_deriv. */
+PERLIN_API int perlin_fill_grid_deriv(const perlin_field* field, int dims, const size_t* count,
+                                      const double* origin, const double* step, float* out,
+                                      size_t out_len, float* gradient, size_t gradient_len,
+                                      int threads);
+PERLIN_API int perlin_fill_grid_deriv_double(const perlin_field* field, int dims,
+                                             const size_t* count, const double* origin,
+                                             const double* step, double* out, size_t out_len,
+                                             double* gradient, size_t gradient_len, int threads);
+PERLIN_API int perlin_eval_points_deriv(const perlin_field* field, int dims,
+                                        const float* const* coords, size_t n, float* out,
+                                        float* gradient, int threads);
+PERLIN_API int perlin_eval_points_deriv_double(const perlin_field* field, int dims,
+                                               const double* const* coords, size_t n, double* out,
+                                               double* gradient, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -110,7 +110,8 @@ class Field:
         """(value, gradient): the field and its analytic derivatives; the gradient has a last
         axis of D = the number of coordinates."""
         shape, flat = _coordinates(coords, np.float64)
-        values, grad = self._core._eval(flat, True, 0)
+        values, planar = self._core._eval(flat, True, 0)
+        grad = planar.T  # (n, D): a last axis of D partials
         d = len(coords)
         if shape == ():
             return float(values[0]), grad.reshape(d)
@@ -163,22 +164,14 @@ class Field:
         dt = _dtype(dtype)
         if out is not None:
             raise ValueError("out: not supported with gradient=True")
-        shape, g, (origin_l, step_l, first_l) = _grid_of(shape, origin, step, first)
+        shape, g, _ = _grid_of(shape, origin, step, first)
         d = len(shape)
-        if dt == np.float32:
-            values = np.empty(shape, dtype=np.float32)
-            planar = np.empty((d,) + shape, dtype=np.float32)  # the C++ layout: one array per axis
-            self._core._grid_deriv32(g, values, planar, _threads(threads), bool(strict))
-            return values, np.moveaxis(planar, 0, -1)
-        # float64: the exact path at grid::coordinate's coordinates, origin + (first + i) * step
-        axes = []
-        for k in range(d):  # k = 0 is x, the last numpy axis
-            o = origin_l[k] if origin_l else 0.0
-            s = step_l[k] if step_l else DEFAULT_STEP
-            f0 = first_l[k] if first_l else 0
-            axes.append(o + (float(f0) + np.arange(shape[d - 1 - k], dtype=np.float64)) * s)
-        mesh = np.meshgrid(*reversed(axes), indexing="ij")  # numpy order, slowest first
-        return self.gradient(*reversed(mesh))
+        values = np.empty(shape, dtype=dt)
+        planar = np.empty((d,) + shape, dtype=dt)  # the C++ layout: one array per axis
+        # float32: the SIMD kernel; float64: the exact path (C++ fill_grid_deriv, both).
+        (self._core._grid_deriv32 if dt == np.float32 else self._core._grid_deriv64)(
+            g, values, planar, _threads(threads), bool(strict))
+        return values, np.moveaxis(planar, 0, -1)
 
     def range(self, dims):
         """Documented bounds (lo, hi) of the field for points of `dims` coordinates."""

@@ -206,15 +206,16 @@ py::object eval_exact(const py_field& f, const std::vector<carray<double>>& coor
     perlin::eval_points(f.field, ps, std::span<double>(out, n), {.threads = threads});
     return values;
   }
-  carray<double> grad({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(d)});
+  // Planar (D, n), the C++ layout; Python turns it into a last axis of D partials.
+  carray<double> grad({static_cast<py::ssize_t>(d), static_cast<py::ssize_t>(n)});
   double* g = grad.mutable_data();
   {
+    perlin::point_set<double> ps;
+    std::span<const double>* spans[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
+    for (std::size_t k = 0; k < d; ++k) *spans[k] = std::span<const double>(axes[k], n);
     py::gil_scoped_release release;
-    for (std::size_t i = 0; i < n; ++i) {
-      double p[4];
-      for (std::size_t k = 0; k < d; ++k) p[k] = axes[k][i];
-      out[i] = f.field.eval(std::span<const double>(p, d), std::span<double>(g + i * d, d));
-    }
+    perlin::eval_points_deriv(f.field, ps, std::span<double>(out, n), std::span<double>(g, n * d),
+                              {.threads = threads});
   }
   return py::make_tuple(values, grad);
 }
@@ -277,20 +278,22 @@ py::tuple fill(const py_field& f, const perlin::grid& g, carray<T>& out, unsigne
   return py::make_tuple(r.min, r.max);
 }
 
-/// Values and planar gradients (D arrays of the grid's size) on the float SIMD path.
-py::tuple fill_deriv(const py_field& f, const perlin::grid& g, carray<float>& out,
-                     carray<float>& grad, unsigned threads, bool strict) {
+/// Values and planar gradients (D arrays of the grid's size): float32 on the SIMD path, float64
+/// the exact path (the C++ fill_grid_deriv).
+template <class T>
+py::tuple fill_deriv(const py_field& f, const perlin::grid& g, carray<T>& out, carray<T>& grad,
+                     unsigned threads, bool strict) {
   const std::size_t n = g.size();
   if (static_cast<std::size_t>(out.size()) != n)
     throw py::value_error("out: must have the grid's shape");
   if (static_cast<std::size_t>(grad.size()) != n * g.dims)
     throw py::value_error("gradient: must hold D values a sample");
-  float* o = out.mutable_data();
-  float* d = grad.mutable_data();
-  perlin::value_range<float> r;
+  T* o = out.mutable_data();
+  T* d = grad.mutable_data();
+  perlin::value_range<T> r;
   {
     py::gil_scoped_release release;
-    r = perlin::fill_grid_deriv(f.field, g, std::span<float>(o, n), std::span<float>(d, n * g.dims),
+    r = perlin::fill_grid_deriv(f.field, g, std::span<T>(o, n), std::span<T>(d, n * g.dims),
                                 {.threads = threads, .strict = strict});
   }
   return py::make_tuple(r.min, r.max);
@@ -438,7 +441,8 @@ PYBIND11_MODULE(_perlin, m) {
                          bool s) { return fill(f, g, out, t, s); })
       .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t,
                          bool s) { return fill(f, g, out, t, s); })
-      .def("_grid_deriv32", &fill_deriv);
+      .def("_grid_deriv32", &fill_deriv<float>)
+      .def("_grid_deriv64", &fill_deriv<double>);
 
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
   m.def("_make_grid", &make_grid);

@@ -189,6 +189,63 @@ int main(int argc, char** argv) {
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 33 * 17, 1), PERLIN_E_VALUE,
                "origin");
 
+  /* Gradients in bulk: the double calls are perlin_field_eval_deriv bit for bit, the float
+     calls within their tolerance of it; planar layout; a short gradient is PERLIN_E_SIZE. */
+  {
+    size_t c2[2] = {9, 5};
+    double o2[2] = {0.25, -1.5}, s2[2] = {0.3, 0.7};
+    double vd[45], gd[90];
+    float vf[45], gf[90];
+    double xs[45], ys[45];
+    float xf[45], yf[45];
+    const double* pd[2];
+    const float* pf[2];
+    double q[2], v, dg[2];
+    perlin_field* h = perlin_field_from_recipe("perlin=1&fractal=fbm&octaves=4&seed=3");
+    int i, j, bad = 0;
+    CHECK(h != NULL);
+    CHECK(perlin_fill_grid_deriv_double(h, 2, c2, o2, s2, vd, 45, gd, 90, 2) == PERLIN_OK);
+    CHECK(perlin_fill_grid_deriv(h, 2, c2, o2, s2, vf, 45, gf, 90, 2) == PERLIN_OK);
+    for (j = 0; j < 5; ++j) {
+      for (i = 0; i < 9; ++i) {
+        const int n = j * 9 + i;
+        q[0] = o2[0] + i * s2[0];
+        q[1] = o2[1] + j * s2[1];
+        CHECK(perlin_field_eval_deriv(h, 2, q, &v, dg) == PERLIN_OK);
+        bad += vd[n] != v || gd[n] != dg[0] || gd[45 + n] != dg[1];
+        bad +=
+            fabs(vf[n] - v) > 4e-6 || fabs(gf[n] - dg[0]) > 1e-3 || fabs(gf[45 + n] - dg[1]) > 1e-3;
+        xs[n] = q[0];
+        ys[n] = q[1];
+        xf[n] = (float)q[0];
+        yf[n] = (float)q[1];
+      }
+    }
+    CHECK(bad == 0);
+    pd[0] = xs;
+    pd[1] = ys;
+    pf[0] = xf;
+    pf[1] = yf;
+    CHECK(perlin_eval_points_deriv_double(h, 2, pd, 45, vd, gd, 1) == PERLIN_OK);
+    CHECK(perlin_eval_points_deriv(h, 2, pf, 45, vf, gf, 1) == PERLIN_OK);
+    for (i = 0; i < 45; ++i) {
+      q[0] = xs[i];
+      q[1] = ys[i];
+      perlin_field_eval_deriv(h, 2, q, &v, dg);
+      bad += vd[i] != v || gd[i] != dg[0] || gd[45 + i] != dg[1];
+      q[0] = xf[i];
+      q[1] = yf[i];
+      perlin_field_eval_deriv(h, 2, q, &v, dg);
+      bad +=
+          fabs(vf[i] - v) > 4e-6 || fabs(gf[i] - dg[0]) > 1e-3 || fabs(gf[45 + i] - dg[1]) > 1e-3;
+    }
+    CHECK(bad == 0);
+    expect_error(perlin_fill_grid_deriv(h, 2, c2, o2, s2, vf, 45, gf, 89, 1), PERLIN_E_SIZE,
+                 "gradient");
+    expect_error(perlin_eval_points_deriv(h, 2, pf, 45, vf, NULL, 1), PERLIN_E_NULL, "gradient");
+    perlin_field_free(h);
+  }
+
   /* The option table: every row, and one parser behind perlin_field_set. */
   {
     perlin_option o;

@@ -1,0 +1,306 @@
+// The plan builders of the bulk calls (grid_plan.hpp) and the one decision of which path a call
+// takes (route_of): from a field and a grid or a point batch to the plain data the per-target
+// kernels read (detail/grid_plan.hpp).
+#include "grid_plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "detail/octaves.hpp"
+#include "detail/reference.hpp"
+#include "perlin/lattice.hpp"
+
+namespace perlin {
+
+namespace {
+
+/// Cells narrower than this many samples are hashed per sample (gathers), not per cell.
+constexpr double k_gather_below_width = 3.0;
+
+/// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
+/// (detail::octave_walk).
+struct octave_params {
+  double freq;
+  double amp;
+  std::array<double, 4> offset;
+  std::array<axis_wrap, k_max_dims> wrap;
+};
+
+std::vector<octave_params> octave_list(const field& f) {
+  std::vector<octave_params> out;
+  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
+       o.next()) {
+    out.push_back({o.freq, o.amp, {o.offset(0), o.offset(1), o.offset(2), o.offset(3)}, o.wraps});
+  }
+  return out;
+}
+
+/// The gather kernels' tables of a permutation (hash_tables).
+detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
+  detail::hash_tables t;
+  for (std::size_t i = 0; i < 512; ++i) t.perm[i] = perm[i];
+  for (std::size_t i = 0; i < 256; ++i) t.bytes[i] = static_cast<std::uint8_t>(perm[i]);
+  for (std::size_t i = 0; i < 512; ++i) t.perm_z0[i] = perm[perm[i]];
+  for (std::size_t i = 0; i < 512; ++i) {
+    const std::size_t next = (i + 1) & 511;  // the doubled table repeats every 256
+    t.pairs[i] = t.perm[i] | t.perm[next] << 16;
+    t.pairs_z0[i] = t.perm_z0[i] | t.perm_z0[next] << 16;
+  }
+  return t;
+}
+
+template <class Plan>
+void fill_common(Plan& plan, const field& f, bool strict) {
+  plan.tables = hash_tables_of(f.lattice().perm());
+  plan.improved = f.kind() == noise_kind::improved;
+  if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
+  plan.kind = f.fractal().kind();
+  plan.ridged = {static_cast<float>(f.fractal().ridged_offset()),
+                 static_cast<float>(f.fractal().ridged_gain())};
+  plan.normalize = f.fractal().normalize();
+  plan.normalize_by = static_cast<float>(1.0 / f.fractal().amplitude_sum());
+  plan.strict = strict;
+}
+
+/// The float and double sample kernels cover 1 to 3 lattice dimensions with, on every octave,
+/// no period or a power-of-two period (whose wrap is a mask).
+bool points_kernel_covers(const field& f, std::size_t dims) {
+  if (dims > 3) return false;
+  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
+       o.next()) {
+    for (std::size_t k = 0; k < dims; ++k) {
+      if (o.wraps[k].modulo) return false;
+    }
+  }
+  return true;
+}
+
+/// A field whose samples it turns onto a rotated plane (2-D and 3-D coordinates).
+bool turns(const field& f, std::size_t dims) {
+  return f.plane() == plane::rotated && dims >= 2 && dims <= 3;
+}
+
+/// The sample kernel (eval_points_d) for `dims` coordinates: the lattice dimensions it would
+/// hash (3 on a rotated plane), or 0 when it does not cover the field: warps, 4-D, periods that
+/// are not powers of two, value noise with the cosine interpolation.
+std::size_t sample_kernel_dims(const field& f, std::size_t dims) {
+  const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
+  if (f.warped() || lattice_dims > 3) return 0;
+  if (f.kind() == noise_kind::value &&
+      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
+    return 0;
+  }
+  return points_kernel_covers(f, lattice_dims) ? lattice_dims : 0;
+}
+
+/// The exact double rows: improved noise of kind none or fbm, aligned, not warped, 2-D or 3-D,
+/// rows of up to 65,536 samples (the plan holds 20 bytes per column and octave: a wider row
+/// would make it larger than a band of the output; those take the scalar path, same bits).
+bool exact_rows_cover(const field& f, std::size_t dims, std::size_t row_length) {
+  const fractal_kind kind = f.fractal().kind();
+  return f.kind() == noise_kind::improved &&
+         (kind == fractal_kind::none || kind == fractal_kind::fbm) && f.plane() == plane::aligned &&
+         !f.warped() && (dims == 2 || dims == 3) && row_length <= 65536;
+}
+
+}  // namespace
+
+detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
+                                    std::size_t row_length) {
+  switch (call) {
+    case bulk_call::grid_float:
+      // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their
+      // lattice coordinates in double, the noise in SIMD float); warped fields take the double
+      // path.
+      if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) {
+        return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+      }
+      return bulk_route::row_kernel;
+    case bulk_call::grid_double:
+      if (exact_rows_cover(f, dims, row_length)) return bulk_route::exact_rows;
+      if (f.fractal().kind() == fractal_kind::none && f.plane() == plane::aligned && !f.warped())
+        return bulk_route::plain_scalar;
+      return bulk_route::scalar;
+    case bulk_call::grid_deriv_float:
+      return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+    case bulk_call::points_float:
+      if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) return bulk_route::scalar;
+      return points_kernel_covers(f, dims) ? bulk_route::point_kernel : bulk_route::scalar;
+    case bulk_call::points_deriv_float:
+      // Points are not turned here (a rotated field's points take the scalar path).
+      if (turns(f, dims)) return bulk_route::scalar;
+      return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+    case bulk_call::grid_deriv_double:
+    case bulk_call::points_double:
+    case bulk_call::points_deriv_double:
+      break;
+  }
+  return bulk_route::scalar;
+}
+
+const char* detail::route_name(bulk_route r) noexcept {
+  switch (r) {
+    case bulk_route::row_kernel:
+      return "row_kernel";
+    case bulk_route::sample_kernel:
+      return "sample_kernel";
+    case bulk_route::point_kernel:
+      return "point_kernel";
+    case bulk_route::exact_rows:
+      return "exact_rows";
+    case bulk_route::plain_scalar:
+      return "plain_scalar";
+    case bulk_route::scalar:
+      break;
+  }
+  return "scalar";
+}
+
+std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
+  return sample_kernel_dims(f, dims);
+}
+
+// The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.
+std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field& f, const grid& g) {
+  if (!exact_rows_cover(f, g.dims, g.count[0])) return std::nullopt;
+  const lattice& lat = f.lattice();
+  detail::exact_grid_plan plan;
+  plan.dims = static_cast<int>(g.dims);
+  plan.nx = g.count[0];
+  plan.count = g.count;
+  plan.row_stride = g.count[0];
+  plan.tables = hash_tables_of(lat.perm());
+  plan.normalize = f.fractal().normalize();
+  plan.amplitude_sum = f.fractal().amplitude_sum();
+  // The octaves of fractal.cpp's loop (kind none is its one octave: plain_octave's operations).
+  for (detail::octave_walk o(f.fractal(), lat); o.index < f.fractal().active_octaves(); o.next()) {
+    // The octave coordinate of index i along axis a, split like the scalar path splits it.
+    const auto sample = [&](std::size_t a, std::size_t i, detail::axis_index& li, double& fr) {
+      double q = g.coordinate(a, i) * o.freq;
+      if (o.decorrelated()) q = q + o.offset(a);
+      if (!std::isfinite(q)) return false;
+      li = detail::split_axis(q, o.wraps[a], fr);
+      return true;
+    };
+    detail::exact_grid_plan::octave oct;
+    oct.amp = o.amp;
+    const std::size_t padded = plan.nx + detail::k_pad;
+    oct.fx.resize(padded);
+    oct.u.resize(padded);
+    oct.cell.resize(padded);
+    oct.a.reserve(padded);
+    oct.b.reserve(padded);
+    detail::axis_index previous{~0u, ~0u};
+    for (std::size_t i = 0; i < padded; ++i) {
+      detail::axis_index li{};
+      double fr = 0;
+      if (!sample(0, std::min(i, plan.nx - 1), li, fr)) return std::nullopt;
+      oct.fx[i] = fr;
+      oct.u[i] = detail::fade(fr);
+      if (i < plan.nx && (li.i0 != previous.i0 || li.i1 != previous.i1)) {  // a new cell
+        oct.a.push_back(lat.perm()[li.i0]);
+        oct.b.push_back(lat.perm()[li.i1]);
+        previous = li;
+      }
+      oct.cell[i] = static_cast<std::int32_t>(oct.a.size() - 1);
+    }
+    oct.cells = oct.a.size();
+    oct.a.resize(oct.cells + detail::k_pad, oct.a.back());  // whole vectors of cells may be read
+    oct.b.resize(oct.cells + detail::k_pad, oct.b.back());
+    for (std::size_t a = 1; a < g.dims; ++a) {
+      for (std::size_t i = 0; i < g.count[a]; ++i) {
+        detail::axis_index li{};
+        double fr = 0;
+        if (!sample(a, i, li, fr)) return std::nullopt;
+        oct.axis[a].push_back({li.i0, li.i1, fr, detail::fade(fr)});
+      }
+    }
+    plan.octaves.push_back(std::move(oct));
+  }
+  return plan;
+}
+
+detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict) {
+  detail::grid_plan plan;
+  fill_common(plan, f, strict);
+  plan.dims = static_cast<int>(g.dims);
+  for (std::size_t k = 0; k < g.dims; ++k) {
+    plan.count[k] = g.count[k];
+    plan.origin[k] = g.origin[k];
+    plan.step[k] = g.step[k];
+    plan.first[k] = g.first[k];
+  }
+  const std::size_t nx = g.count[0];
+  for (const auto& op : octave_list(f)) {
+    detail::octave_plan o;
+    o.freq = op.freq;
+    o.offset = op.offset;
+    o.wrap = op.wrap;
+    plan.amp.push_back(static_cast<float>(op.amp));
+    o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * k_gather_below_width > 1.0;
+    const std::size_t padded = nx + detail::k_pad;
+    o.fx.resize(padded);
+    o.t.resize(padded);
+    o.cell.resize(padded);
+    o.px0.resize(padded);
+    o.px1.resize(padded);
+    double previous_floor = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < padded; ++i) {
+      const std::size_t col = std::min(i, nx - 1);
+      const double x = g.coordinate(0, col);
+      const double q = x * op.freq + op.offset[0];
+      const double fl = std::floor(q);
+      const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
+      o.fx[i] = static_cast<float>(q - fl);
+      o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
+      o.px0[i] = plan.tables.perm[li.i0];
+      o.px1[i] = plan.tables.perm[li.i1];
+      if (i < nx && fl != previous_floor) {  // a new cell along the row
+        o.cx0.push_back(static_cast<std::int32_t>(li.i0));
+        o.cx1.push_back(static_cast<std::int32_t>(li.i1));
+        previous_floor = fl;
+      }
+      o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
+    }
+    o.cells = o.cx0.size();
+    // Padding so that the vectorised coefficient pass may read whole vectors of cells.
+    o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
+    o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
+    for (std::size_t c = 0; c < o.cx0.size(); ++c) {
+      o.hx0.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx0[c])]);
+      o.hx1.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx1[c])]);
+    }
+    for (std::size_t a = 1; a < g.dims; ++a) {
+      for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
+        const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
+        const double fl = std::floor(q);
+        const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
+        o.axis[a].push_back(
+            {li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
+      }
+    }
+    plan.octaves.push_back(std::move(o));
+  }
+  return plan;
+}
+
+std::optional<detail::points_plan> detail::make_points_plan(const field& f, std::size_t dims,
+                                                            bool strict) {
+  if (!points_kernel_covers(f, dims)) return std::nullopt;
+  const auto octaves = octave_list(f);
+  detail::points_plan plan;
+  fill_common(plan, f, strict);
+  plan.dims = static_cast<int>(dims);
+  for (const auto& op : octaves) {
+    plan.amp.push_back(static_cast<float>(op.amp));
+    plan.freq.push_back(op.freq);
+    plan.offset.push_back(op.offset);
+    plan.mask.push_back({op.wrap[0].mask, op.wrap[1].mask, op.wrap[2].mask, op.wrap[3].mask});
+  }
+  return plan;
+}
+
+}  // namespace perlin
