@@ -135,7 +135,7 @@ void register_grid(const std::string& name, const workload& w) {
         fr.set_kind(perlin::fractal_kind::fbm).set_octaves(w.octaves);
         if (fbm) {
           grid_loop(s, w, [&](float x, float y, float) {
-            return static_cast<float>(fr.eval2d(n, x, y));
+            return static_cast<float>(perlin::field(n, fr)(x, y));
           });
         } else if (three) {
           grid_loop(s, w, [&](float x, float y, float z) { return n.noise3d(x, y, z); });

@@ -45,7 +45,7 @@ field& field::set_warp(const perlin::warp& w) {
 template <class T>
 T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
   const auto fractal_at = [&](std::span<const T> x, std::span<T> g) {
-    return std::visit([&](const auto& n) { return fractal_.eval(n, x, g); }, base_);
+    return std::visit([&](const auto& n) { return fractal_.sum(n, x, g); }, base_);
   };
   if (!warped() || q.empty() || q.size() > k_max_dims) return fractal_at(q, gradient);
   const std::size_t d = q.size();

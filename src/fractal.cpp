@@ -225,7 +225,7 @@ double fractal::bound(double base) const noexcept {
 }
 
 template <class Noise, class T>
-T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
+T fractal::sum(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
   return detail::dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
     if constexpr (std::is_same_v<Noise, improved_noise>) {
       return fractal_sum<D, T>(*this, noise.lattice(), detail::improved_base<D, T>{}, x, g);
@@ -236,14 +236,13 @@ T fractal::eval(const Noise& noise, std::span<const T> p, std::span<T> gradient)
   });
 }
 
-template double fractal::eval<improved_noise, double>(const improved_noise&,
-                                                      std::span<const double>,
-                                                      std::span<double>) const;
-template float fractal::eval<improved_noise, float>(const improved_noise&, std::span<const float>,
-                                                    std::span<float>) const;
-template double fractal::eval<value_noise, double>(const value_noise&, std::span<const double>,
-                                                   std::span<double>) const;
-template float fractal::eval<value_noise, float>(const value_noise&, std::span<const float>,
-                                                 std::span<float>) const;
+template double fractal::sum<improved_noise, double>(const improved_noise&, std::span<const double>,
+                                                     std::span<double>) const;
+template float fractal::sum<improved_noise, float>(const improved_noise&, std::span<const float>,
+                                                   std::span<float>) const;
+template double fractal::sum<value_noise, double>(const value_noise&, std::span<const double>,
+                                                  std::span<double>) const;
+template float fractal::sum<value_noise, float>(const value_noise&, std::span<const float>,
+                                                std::span<float>) const;
 
 }  // namespace perlin

@@ -70,7 +70,7 @@ TEST(CliEval, OptionsReachTheLibrary) {
       "--frequency 0.5 --lacunarity 3 --persistence 0.25 --normalize --decorrelate",
       "1.5 2.25\n");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, fmt17(f.eval2d(v, 1.5, 2.25)) + "\n");
+  EXPECT_EQ(r.out, fmt17(perlin::field(v, f)(1.5, 2.25)) + "\n");
 }
 
 TEST(CliEval, WarpOptionsReachTheLibraryWithDerivatives) {

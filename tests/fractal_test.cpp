@@ -20,9 +20,9 @@ TEST(Fractal, FbmIsTheDocumentedSum) {
     amp *= 0.6;
     freq *= 3.0;
   }
-  EXPECT_EQ(f.eval3d(n, x, y, z), total);
+  EXPECT_EQ(perlin::field(n, f)(x, y, z), total);
   f.set_normalize(true);
-  EXPECT_DOUBLE_EQ(f.eval3d(n, x, y, z), total / (1 + 0.6 + 0.36 + 0.216 + 0.1296));
+  EXPECT_DOUBLE_EQ(perlin::field(n, f)(x, y, z), total / (1 + 0.6 + 0.36 + 0.216 + 0.1296));
 }
 
 TEST(Fractal, KindsFollowTheirDefinitions) {
@@ -33,12 +33,12 @@ TEST(Fractal, KindsFollowTheirDefinitions) {
   double n_i[3];
   for (int i = 0; i < 3; ++i) n_i[i] = n.noise2d(x * (1 << i), y * (1 << i));
   f.set_kind(perlin::fractal_kind::turbulence);
-  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y),
+  EXPECT_DOUBLE_EQ(perlin::field(n, f)(x, y),
                    std::abs(n_i[0]) + 0.5 * std::abs(n_i[1]) + 0.25 * std::abs(n_i[2]));
   f.set_kind(perlin::fractal_kind::billow);
-  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), (2 * std::abs(n_i[0]) - 1) +
-                                          0.5 * (2 * std::abs(n_i[1]) - 1) +
-                                          0.25 * (2 * std::abs(n_i[2]) - 1));
+  EXPECT_DOUBLE_EQ(perlin::field(n, f)(x, y), (2 * std::abs(n_i[0]) - 1) +
+                                                  0.5 * (2 * std::abs(n_i[1]) - 1) +
+                                                  0.25 * (2 * std::abs(n_i[2]) - 1));
   f.set_kind(perlin::fractal_kind::ridged);
   double w = 1, total = 0, amp = 1;
   for (double v : n_i) {
@@ -47,21 +47,22 @@ TEST(Fractal, KindsFollowTheirDefinitions) {
     w = std::clamp(2 * s, 0.0, 1.0);
     amp *= 0.5;
   }
-  EXPECT_DOUBLE_EQ(f.eval2d(n, x, y), total);
+  EXPECT_DOUBLE_EQ(perlin::field(n, f)(x, y), total);
   f.set_kind(perlin::fractal_kind::none);
-  EXPECT_EQ(f.eval2d(n, x, y), n_i[0]);
+  EXPECT_EQ(perlin::field(n, f)(x, y), n_i[0]);
 }
 
 TEST(Fractal, DecorrelationMovesOctavesOffTheLattice) {
   const perlin::improved_noise n;
   perlin::fractal f;
   f.set_octaves(6);
-  EXPECT_EQ(f.eval3d(n, 0.0, 0.0, 0.0), 0.0);  // every octave vanishes at the origin
+  EXPECT_EQ(perlin::field(n, f)(0.0, 0.0, 0.0), 0.0);  // every octave vanishes at the origin
   f.set_decorrelate(true);
-  EXPECT_NE(f.eval3d(n, 0.0, 0.0, 0.0), 0.0);
+  EXPECT_NE(perlin::field(n, f)(0.0, 0.0, 0.0), 0.0);
   perlin::fractal one;
   one.set_decorrelate(true);
-  EXPECT_EQ(one.eval3d(n, 0.3, 0.2, 0.1), n.noise3d(0.3, 0.2, 0.1));  // octave 0 is not shifted
+  EXPECT_EQ(perlin::field(n, one)(0.3, 0.2, 0.1),
+            n.noise3d(0.3, 0.2, 0.1));  // octave 0 is not shifted
 }
 
 TEST(Fractal, TilesWithIntegerLacunarity) {
@@ -75,8 +76,8 @@ TEST(Fractal, TilesWithIntegerLacunarity) {
     f.set_kind(kind).set_octaves(6).set_frequency(0.25).set_lacunarity(3).set_decorrelate(true);
     // The field repeats every P / frequency = 20 units.
     for (double x = -3.0; x < 3.0; x += 0.375) {
-      EXPECT_EQ(f.eval2d(n, x + 20.0, 1.5 - 40.0), f.eval2d(n, x, 1.5)) << x;
-      EXPECT_EQ(f.eval3d(v, x, 0.5 + 20.0, 2.25), f.eval3d(v, x, 0.5, 2.25)) << x;
+      EXPECT_EQ(perlin::field(n, f)(x + 20.0, 1.5 - 40.0), perlin::field(n, f)(x, 1.5)) << x;
+      EXPECT_EQ(perlin::field(v, f)(x, 0.5 + 20.0, 2.25), perlin::field(v, f)(x, 0.5, 2.25)) << x;
     }
   }
 }
@@ -91,21 +92,19 @@ TEST(Fractal, DerivativesMatchCentralDifferences) {
     for (double t = 0.05; t < 6; t += 0.37) {
       const double p[3] = {t, 1.3 * t + 0.2, 0.4 - t};
       double g[3];
-      const double val = f.eval<perlin::improved_noise, double>(n, p, g);
+      const double val = perlin::field(n, f).eval<double>(p, g);
       double gv[3];
-      (void)f.eval<perlin::value_noise, double>(v, p, gv);
-      EXPECT_EQ(val, f.eval3d(n, p[0], p[1], p[2]));
+      (void)perlin::field(v, f).eval<double>(p, gv);
+      EXPECT_EQ(val, perlin::field(n, f)(p[0], p[1], p[2]));
       const double h = 1e-6;
       for (int k = 0; k < 3; ++k) {
         double a[3] = {p[0], p[1], p[2]}, b[3] = {p[0], p[1], p[2]};
         a[k] -= h;
         b[k] += h;
-        const double num = (f.eval<perlin::improved_noise, double>(n, b) -
-                            f.eval<perlin::improved_noise, double>(n, a)) /
-                           (2 * h);
-        const double numv = (f.eval<perlin::value_noise, double>(v, b) -
-                             f.eval<perlin::value_noise, double>(v, a)) /
-                            (2 * h);
+        const double num =
+            (perlin::field(n, f).eval<double>(b) - perlin::field(n, f).eval<double>(a)) / (2 * h);
+        const double numv =
+            (perlin::field(v, f).eval<double>(b) - perlin::field(v, f).eval<double>(a)) / (2 * h);
         // fBm is smooth: 1e-6 (its octaves reach frequency 5.6, whose third derivatives are
         // 175 times the base noise's). |n| and clamp have kinks, where central differences
         // straddle them; away from them the analytic gradient is exact: 1e-4.
@@ -189,7 +188,7 @@ TEST(Fractal, OverflowingOctavesAreRefusedByTheSetterThatCompletesThem) {
   perlin::fractal h;
   h.set_octaves(32).set_lacunarity(1e9).set_persistence(1e9);
   const double p[2] = {0.3, 0.7};
-  EXPECT_TRUE(std::isfinite(h.eval<perlin::improved_noise, double>(perlin::improved_noise(), p)));
+  EXPECT_TRUE(std::isfinite(perlin::field(perlin::improved_noise(), h).eval<double>(p)));
 }
 
 TEST(Field, DefaultIsKenPerlinsNoise) {
@@ -199,6 +198,26 @@ TEST(Field, DefaultIsKenPerlinsNoise) {
   EXPECT_EQ(f.kind(), perlin::noise_kind::improved);
   const float pf[3] = {3.14f, 42.0f, 7.0f};
   EXPECT_NEAR(f.eval<float>(pf), 0.13691995878400012, 1e-5);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Fractal, TheDeprecatedCallsStillGiveTheFieldsBits) {
+  // fractal::eval, eval2d and eval3d are deprecated in favour of perlin::field; code written
+  // against them keeps its values.
+  perlin::fractal f;
+  f.set_octaves(5);
+  const perlin::improved_noise n(9);
+  const perlin::field fld(n, f);
+  const double p[3] = {0.3, -2.7, 11.25};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  EXPECT_EQ(f.eval2d(n, p[0], p[1]), fld(p[0], p[1]));
+  EXPECT_EQ(f.eval3d(n, p[0], p[1], p[2]), fld(p[0], p[1], p[2]));
+  EXPECT_EQ((f.eval<perlin::improved_noise, double>(n, p)), fld.eval<double>(p));
+#pragma GCC diagnostic pop
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ TEST(Reference, Fbm3dBitExact) {
   for (const auto& r : rows) {
     perlin::fractal f;
     f.set_octaves(static_cast<int>(r[3])).set_persistence(r[4]);
-    EXPECT_EQ(f.eval3d(n, r[0], r[1], r[2]), r[5]) << r[0] << " " << r[1] << " " << r[2];
+    EXPECT_EQ(perlin::field(n, f)(r[0], r[1], r[2]), r[5]) << r[0] << " " << r[1] << " " << r[2];
   }
 }
 

@@ -105,21 +105,29 @@ class fractal {
     return kind_ == fractal_kind::none ? 1 : octaves_;
   }
 
-  /// The fractal of `noise` at p (1 to 4 coordinates); `gradient`, when not empty, receives the
-  /// analytic partial derivatives. Defined for Noise = improved_noise and value_noise, T = double
-  /// and float. Throws perlin::invalid_argument for a point of another size.
+  /// Deprecated: perlin::field is the one evaluator, with the fractal as its settings (as the
+  /// warp is): `perlin::field(noise, fractal).eval(p, gradient)` or `field(noise, fractal)(x, y)`
+  /// gives the same bits. These remain for code written against them.
   template <class Noise, class T>
-  [[nodiscard]] T eval(const Noise& noise, std::span<const T> p, std::span<T> gradient = {}) const;
-
-  template <class Noise>
-  [[nodiscard]] double eval2d(const Noise& noise, double x, double y) const {
-    const double p[2] = {x, y};
-    return eval<Noise, double>(noise, p);
+  [[deprecated(
+      "use perlin::field(noise, fractal).eval(p): field is the one evaluator")]] [[nodiscard]] T
+  eval(const Noise& noise, std::span<const T> p, std::span<T> gradient = {}) const {
+    return sum(noise, p, gradient);
   }
   template <class Noise>
-  [[nodiscard]] double eval3d(const Noise& noise, double x, double y, double z) const {
+  [[deprecated(
+      "use perlin::field(noise, fractal)(x, y): field is the one evaluator")]] [[nodiscard]] double
+  eval2d(const Noise& noise, double x, double y) const {
+    const double p[2] = {x, y};
+    return sum<Noise, double>(noise, p, {});
+  }
+  template <class Noise>
+  [[deprecated(
+      "use perlin::field(noise, fractal)(x, y, z): field is the one "
+      "evaluator")]] [[nodiscard]] double
+  eval3d(const Noise& noise, double x, double y, double z) const {
     const double p[3] = {x, y, z};
-    return eval<Noise, double>(noise, p);
+    return sum<Noise, double>(noise, p, {});
   }
 
   /// A bound B such that |fractal(x)| <= B (or, for turbulence and ridged, 0 <= value <= B) for
@@ -133,6 +141,13 @@ class fractal {
   friend bool operator==(const fractal&, const fractal&) = default;
 
  private:
+  friend class field;
+  /// The fractal of `noise` at p (1 to 4 coordinates); `gradient`, when not empty, receives the
+  /// analytic partial derivatives. Defined for Noise = improved_noise and value_noise, T = double
+  /// and float. Throws perlin::invalid_argument for a point of another size.
+  template <class Noise, class T>
+  [[nodiscard]] T sum(const Noise& noise, std::span<const T> p, std::span<T> gradient) const;
+
   fractal_kind kind_ = fractal_kind::fbm;
   int octaves_ = 1;
   double frequency_ = 1.0;
