@@ -26,7 +26,7 @@ struct octave_params {
   double freq;
   double amp;
   std::array<double, 4> offset;
-  std::array<axis_wrap, k_max_dims> wrap;
+  std::array<detail::axis_wrap, k_max_dims> wrap;
 };
 
 std::vector<octave_params> octave_list(const field& f) {

@@ -5,6 +5,7 @@
 
 #include "detail/error.hpp"
 #include "detail/splitmix64.hpp"
+#include "detail/wrap.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -46,7 +47,7 @@ permutation::permutation(std::uint64_t seed) noexcept : seed_(seed) {
   for (std::size_t i = 0; i < 256; ++i) p_[i] = p_[i + 256] = t[i];
 }
 
-axis_wrap make_axis_wrap(std::uint64_t period) noexcept {
+detail::axis_wrap detail::make_axis_wrap(std::uint64_t period) noexcept {
   axis_wrap w;
   w.period = period;
   if (period == 0) return w;  // mask 255: the table's own period
@@ -73,7 +74,7 @@ lattice& lattice::set_period(std::size_t axis, std::int64_t period) {
     detail::throw_invalid("period",
                           "must be an integer from 1 to 2147483647, got " + std::to_string(period));
   }
-  wrap_[axis] = make_axis_wrap(static_cast<std::uint64_t>(period));
+  wrap_[axis] = detail::make_axis_wrap(static_cast<std::uint64_t>(period));
   return *this;
 }
 
@@ -84,7 +85,7 @@ lattice& lattice::set_period_all(std::int64_t period) {
 
 lattice& lattice::clear_period(std::size_t axis) {
   check_axis(axis);
-  wrap_[axis] = axis_wrap{};
+  wrap_[axis] = detail::axis_wrap{};
   return *this;
 }
 

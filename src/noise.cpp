@@ -15,12 +15,12 @@ namespace {
 
 template <int D, class T>
 T improved_at(const lattice& l, const T* x, T* grad) noexcept {
-  return detail::improved<D, T>(l.perm().data(), l.wraps().data(), x, grad);
+  return detail::improved<D, T>(l.perm().data(), detail::wraps_of(l).data(), x, grad);
 }
 
 template <int D, class T>
 T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
-  return detail::value<D, T>(l.perm().data(), l.wraps().data(), i, x, grad);
+  return detail::value<D, T>(l.perm().data(), detail::wraps_of(l).data(), i, x, grad);
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ template <class T, class... C>
 T improved_value(const lattice& l, C... c) noexcept {
   constexpr int D = sizeof...(C);
   if constexpr (D == 2 || D == 3) {
-    return detail::improved_fast<D>(l.perm().data(), l.wraps().data(), c...);
+    return detail::improved_fast<D>(l.perm().data(), detail::wraps_of(l).data(), c...);
   } else {
     const T p[D] = {c...};
     return improved_at<D>(l, p, static_cast<T*>(nullptr));

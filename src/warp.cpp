@@ -66,7 +66,7 @@ template <int D, class T, class Noise>
 void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency, T* x,
                 T* jac) noexcept {
   const std::uint8_t* perm = l.perm().data();
-  std::array<axis_wrap, k_max_dims> wraps = l.wraps();
+  std::array<detail::axis_wrap, k_max_dims> wraps = detail::wraps_of(l);
   T origin[D];
   for (int k = 0; k < D; ++k) origin[k] = x[k];
   if (jac != nullptr) {
@@ -130,14 +130,14 @@ void displace(const warp& w, const lattice& l,
       const interpolation interp = v->interp();
       displace_d<D, T>(
           w, l,
-          [interp](const std::uint8_t* p, const axis_wrap* wr, const T* q, T* dq) {
+          [interp](const std::uint8_t* p, const detail::axis_wrap* wr, const T* q, T* dq) {
             return value<D, T>(p, wr, interp, q, dq);
           },
           frequency, x.data(), jac);
     } else {
       displace_d<D, T>(
           w, l,
-          [](const std::uint8_t* p, const axis_wrap* wr, const T* q, T* dq) {
+          [](const std::uint8_t* p, const detail::axis_wrap* wr, const T* q, T* dq) {
             return improved<D, T>(p, wr, q, dq);
           },
           frequency, x.data(), jac);

@@ -45,9 +45,13 @@ class permutation {
   std::optional<std::uint64_t> seed_;
 };
 
+class lattice;
+
+namespace detail {
 /// How one axis wraps: the lattice index is reduced modulo `period` before hashing.
 /// `period == 0` means no period of its own (the table itself repeats every 256 cells).
-/// Internal representation, exposed so that the grid kernels can share it.
+/// The library's internal representation (src/detail/wrap.hpp reads it), declared here only
+/// because lattice holds it.
 struct axis_wrap {
   std::uint64_t period = 0;
   /// Non-zero when the reduction is a bit mask: `(i & mask)` gives the hashed index.
@@ -55,7 +59,11 @@ struct axis_wrap {
   std::uint32_t mask = 255;
   /// True when the mask cannot express the period and a modulo is needed.
   bool modulo = false;
+
+  friend bool operator==(const axis_wrap&, const axis_wrap&) = default;
 };
+const std::array<axis_wrap, k_max_dims>& wraps_of(const lattice& l) noexcept;
+}  // namespace detail
 
 /// The lattice of a noise: its permutation and its tiling period per axis.
 /// A small value type (about 600 bytes), cheap to copy, thread safe for concurrent reads.
@@ -78,17 +86,20 @@ class lattice {
   [[nodiscard]] std::int64_t period(std::size_t axis) const;
 
   [[nodiscard]] const permutation& perm() const noexcept { return perm_; }
-  [[nodiscard]] const std::array<axis_wrap, k_max_dims>& wraps() const noexcept { return wrap_; }
 
   friend bool operator==(const lattice&, const lattice&) = default;
 
  private:
+  friend const std::array<detail::axis_wrap, k_max_dims>& detail::wraps_of(const lattice&) noexcept;
   permutation perm_;
-  std::array<axis_wrap, k_max_dims> wrap_{};
+  std::array<detail::axis_wrap, k_max_dims> wrap_{};
 };
 
-/// The wrap for a period (0 = none); periods are not range checked here. Used by the fractals,
-/// whose octave i tiles with period P * lacunarity^i.
-[[nodiscard]] axis_wrap make_axis_wrap(std::uint64_t period) noexcept;
+namespace detail {
+/// The wraps of the lattice's axes (the library's kernels read them).
+inline const std::array<axis_wrap, k_max_dims>& wraps_of(const lattice& l) noexcept {
+  return l.wrap_;
+}
+}  // namespace detail
 
 }  // namespace perlin

@@ -7,6 +7,7 @@
 
 #include "detail/lattice_index.hpp"
 #include "detail/reference.hpp"
+#include "detail/wrap.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
 
@@ -46,7 +47,7 @@ inline void scale_periods(std::array<axis_wrap, k_max_dims>& wraps, std::uint64_
 struct octave_walk {
   octave_walk(const fractal& f, const lattice& l) noexcept
       : freq(f.frequency()),
-        wraps(l.wraps()),
+        wraps(detail::wraps_of(l)),
         lacunarity_(f.lacunarity()),
         persistence_(f.persistence()),
         lacunarity_int_(integral_lacunarity(f.lacunarity())),
@@ -103,7 +104,8 @@ inline T plain_octave(const fractal& f, const lattice& l, Base&& base, const T* 
     q[k] = x[k] * freq;
     if (f.decorrelate()) q[k] = q[k] + T(0);
   }
-  T total = T(0) + base(l.perm().data(), l.wraps().data(), q, static_cast<T*>(nullptr)) * T(1);
+  T total =
+      T(0) + base(l.perm().data(), detail::wraps_of(l).data(), q, static_cast<T*>(nullptr)) * T(1);
   if (f.normalize()) total /= T(1);
   return total;
 }
