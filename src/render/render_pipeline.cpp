@@ -30,15 +30,27 @@ perlin::grid band_of(const perlin::grid& g, std::size_t axis, std::size_t line, 
   return part;
 }
 
+/// The bulk options of every band of a frame of `frame_samples` samples. An automatic thread
+/// count is resolved for the whole frame (one thread per 2^18 samples, as fill_grid would take for
+/// the frame in one call): a band of 2^20 samples alone would take at most 5 threads on any
+/// machine. The bits do not depend on it.
+perlin::bulk_options band_options(const render_plan& r, std::size_t frame_samples) {
+  perlin::bulk_options o = r.bulk;
+  if (o.threads == 0) {
+    o.threads = perlin::detail::thread_count(0, frame_samples / (std::size_t{1} << 18) + 1);
+  }
+  return o;
+}
+
 /// Evaluates the band `part` into `out`; for a relief also its gradient, planar in `gradient`
 /// (plane k: the partial along axis k; resized to the band).
 void evaluate_band(const render_plan& r, const perlin::grid& part, std::span<float> out,
-                   std::vector<float>& gradient) {
+                   std::vector<float>& gradient, const perlin::bulk_options& o) {
   if (r.shaded) {
     gradient.resize(part.dims * out.size());
-    perlin::fill_grid_deriv(r.field, part, out, gradient, r.bulk);
+    perlin::fill_grid_deriv(r.field, part, out, gradient, o);
   } else {
-    perlin::fill_grid(r.field, part, out, r.bulk);
+    perlin::fill_grid(r.field, part, out, o);
   }
 }
 
@@ -101,6 +113,28 @@ double done_fraction(const render_plan& r, std::size_t frame, std::size_t done, 
          static_cast<double>(std::max<std::size_t>(1, r.frames));
 }
 
+/// The one banding loop: frame `frame`'s grid `g` in bands of whole lines along `axis` (rows, or
+/// slices of a volume). For each band, `values_at(offset, m)` gives where its m values go,
+/// then `use(offset, part, values, gradient)` takes them (offset: the band's first sample in g).
+template <class Values, class Use>
+void for_each_band(const render_plan& r, const perlin::grid& g, std::size_t axis, std::size_t frame,
+                   const std::function<void(double)>& progress, Values&& values_at, Use&& use) {
+  const std::size_t n = g.size();
+  const std::size_t lines = g.count[axis];
+  const std::size_t line_size = n / lines;
+  const std::size_t band = band_lines(r, line_size);
+  const perlin::bulk_options o = band_options(r, n);
+  std::vector<float> gradient;
+  for (std::size_t line = 0; line < lines; line += band) {
+    const perlin::grid part = band_of(g, axis, line, std::min(band, lines - line));
+    const std::size_t offset = line * line_size;
+    const std::span<float> values = values_at(offset, part.count[axis] * line_size);
+    evaluate_band(r, part, values, gradient, o);
+    use(offset, part, values, gradient);
+    if (progress) progress(done_fraction(r, frame, line + part.count[axis], lines));
+  }
+}
+
 }  // namespace
 
 /// Evaluates the field on the frame's grid, in bands (rows, or slices of a volume).
@@ -110,24 +144,20 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
   v.values.resize(r.samples());
   v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
   v.grid = r.frame_grid(frame);
-  const perlin::grid& g = v.grid;
   const std::size_t n = r.samples();
-  const std::size_t axis = r.depth > 0 ? 2 : 1;  // banded along y, or z for a volume
-  const std::size_t lines = g.count[axis];
-  const std::size_t line_size = n / lines;
-  const std::size_t band = band_lines(r, line_size);
-  std::vector<float> band_gradient;
-  for (std::size_t line = 0; line < lines; line += band) {
-    const perlin::grid part = band_of(g, axis, line, std::min(band, lines - line));
-    const std::size_t m = part.count[axis] * line_size;
-    evaluate_band(r, part, std::span<float>(v.values.data() + line * line_size, m), band_gradient);
-    if (r.shaded) {
-      for (std::size_t k = 0; k < 2; ++k) {
-        std::copy_n(band_gradient.data() + k * m, m, v.gradient.data() + k * n + line * line_size);
-      }
-    }
-    if (progress) progress(done_fraction(r, frame, line + part.count[axis], lines));
-  }
+  for_each_band(
+      r, v.grid, r.depth > 0 ? 2 : 1, frame, progress,
+      [&](std::size_t offset, std::size_t m) {
+        return std::span<float>(v.values).subspan(offset, m);
+      },
+      [&](std::size_t offset, const perlin::grid&, std::span<float> values,
+          const std::vector<float>& gradient) {
+        if (!r.shaded) return;
+        const std::size_t m = values.size();
+        for (std::size_t k = 0; k < 2; ++k) {
+          std::copy_n(gradient.data() + k * m, m, v.gradient.data() + k * n + offset);
+        }
+      });
 }
 
 /// Marble and wood: the formula at each pixel's noise coordinates, on every slice.
@@ -170,21 +200,22 @@ frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame
     return to_pixels(r, v);
   }
   const perlin::grid g = r.frame_grid(frame);
-  const std::size_t band = band_lines(r, r.width);
   frame_buffer<std::uint8_t> pixels(r.samples() * pixel_bytes(r));
-  frame_buffer<float> values;
-  std::vector<float> gradient;
-  for (std::size_t row = 0; row < r.height; row += band) {
-    const perlin::grid part = band_of(g, 1, row, std::min(band, r.height - row));
-    const std::size_t m = part.count[1] * r.width;
-    values.resize(m);
-    evaluate_band(r, part, values, gradient);
-    formula_rows(r, g, values.data(), row, row + part.count[1]);
-    const float* gx = gradient.data();
-    map_pixels(r, r.lo, r.hi, values.data(), gx, r.shaded ? gx + m : nullptr, m,
-               pixels.data() + row * r.width * pixel_bytes(r));
-    if (progress) progress(done_fraction(r, frame, row + part.count[1], r.height));
-  }
+  frame_buffer<float> band_values;
+  for_each_band(
+      r, g, 1, frame, progress,
+      [&](std::size_t, std::size_t m) {
+        band_values.resize(m);
+        return std::span<float>(band_values.data(), m);
+      },
+      [&](std::size_t offset, const perlin::grid& part, std::span<float> values,
+          const std::vector<float>& gradient) {
+        const std::size_t row = offset / r.width, m = values.size();
+        formula_rows(r, g, values.data(), row, row + part.count[1]);
+        const float* gx = gradient.data();
+        map_pixels(r, r.lo, r.hi, values.data(), gx, r.shaded ? gx + m : nullptr, m,
+                   pixels.data() + offset * pixel_bytes(r));
+      });
   return pixels;
 }
 

@@ -14,6 +14,7 @@
 #include "options.hpp"
 #include "perlin/field.hpp"
 #include "perlin/grid.hpp"
+#include "perlin/image_io.hpp"
 #include "presets.hpp"
 
 namespace perlin_render {
@@ -142,5 +143,13 @@ render_plan resolve(render_options o);
 /// settings that were given, so `perlin render --recipe` renders the same picture and
 /// perlin.Field.from_recipe evaluates the same field.
 [[nodiscard]] std::string recipe_of(const perlin::field_spec& spec, const render_options& o);
+
+/// The pixel format of the plan's pixels (render_pixels): RGB with a colormap, else grey of its
+/// bit depth. One chooser for the CLI's PNGs and the server's.
+inline perlin::pixel_format pixel_format_of(const render_plan& r) {
+  return r.cmap != nullptr ? perlin::pixel_format::rgb8
+         : r.bits == 16    ? perlin::pixel_format::gray16
+                           : perlin::pixel_format::gray8;
+}
 
 }  // namespace perlin_render

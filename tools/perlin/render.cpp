@@ -50,17 +50,6 @@ class signals_held {
   sigset_t old_{};
 };
 
-}  // namespace
-
-namespace {
-
-/// The PNG pixel format of the plan's pixels.
-perlin::pixel_format png_format(const render_plan& r) {
-  return r.cmap != nullptr ? perlin::pixel_format::rgb8
-         : r.bits == 16    ? perlin::pixel_format::gray16
-                           : perlin::pixel_format::gray8;
-}
-
 /// The bytes of the frame's file other than a PNG: .npy, RAW, TIFF or EXR.
 std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values& v) {
   const std::size_t pages = std::max<std::size_t>(1, r.depth);
@@ -104,7 +93,7 @@ std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, fr
   if (r.format == file_format::png) {
     const auto pixels = render_pixels(r, frame, v, progress);
     encoding();
-    return perlin::encode_png(r.width, r.height, png_format(r), pixels,
+    return perlin::encode_png(r.width, r.height, pixel_format_of(r), pixels,
                               {.compression = r.compression, .threads = r.bulk.threads});
   }
   render_frame(r, frame, v, progress);
@@ -156,7 +145,7 @@ int run_render(const render_command& c, CLI::App* cmd) {
   const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
   if (r.animated) {
     // One APNG: each frame compressed as it comes, one pending file at the end.
-    perlin::apng_writer apng(r.width, r.height, png_format(r), r.fps,
+    perlin::apng_writer apng(r.width, r.height, pixel_format_of(r), r.fps,
                              {.compression = r.compression, .threads = r.bulk.threads});
     for (std::size_t frame = 0; frame < frame_count; ++frame) {
       const double base = static_cast<double>(frame) / frames;

@@ -509,9 +509,7 @@ void install_routes(httplib::Server& svr) {
       const query q = parse_query(req, ".png");
       rendered r = render_query(q);
       const auto pixels = to_pixels(r.plan, r.values);
-      const auto format = r.plan.cmap != nullptr ? perlin::pixel_format::rgb8
-                          : r.plan.bits == 16    ? perlin::pixel_format::gray16
-                                                 : perlin::pixel_format::gray8;
+      const auto format = pixel_format_of(r.plan);
       const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels);
       res.set_header("X-Render-Ms", json_number(r.ms));
       // The stats ride with the picture (one request per change); headers are ASCII.
