@@ -1,6 +1,7 @@
 -- Lua bench: ns per sample for a 512x512 map of Ken Perlin's noise (step 1/64), three ways:
 -- one perlin.noise call per pixel, one bulk f:grid call for the map, and improved noise written
--- in plain Lua (the way seed 003 does it; written here from the algorithm).
+-- in plain Lua (the way the copied Lua port of Ken Perlin's noise does it; written here from the
+-- algorithm).
 --   lua5.4 -e "package.cpath='build/dev/lua/?.so;'..package.cpath" bench/lua_bench.lua perlin
 --   LUA_PATH='bindings/lua/?.lua;;' PERLIN_LIB=build/dev/libperlin-c.so luajit bench/lua_bench.lua perlin_ffi
 local perlin = require(arg[1] or "perlin")

@@ -193,7 +193,7 @@ perlin_field* perlin_field_from_recipe(const char* text) {
   const int rc = guarded([&] {
     perlin::field_spec spec = perlin::spec_from_recipe(text);
     perlin::field f = perlin::make_field(spec);
-    out = new perlin_field{std::move(spec), std::move(f), {}};
+    out = new perlin_field{std::move(spec), f, {}};
   });
   return rc == PERLIN_OK ? out : nullptr;
 }
@@ -260,7 +260,7 @@ int perlin_field_set(perlin_field* field, const char* option, const char* value)
     spec.set(option, value);
     perlin::field built = perlin::make_field(spec);  // checks the whole spec
     field->spec = std::move(spec);
-    field->field = std::move(built);
+    field->field = built;
     field->given.emplace_back(perlin::option(option).name);
   });
 }

@@ -453,10 +453,9 @@ std::string options_json() {
     if (!o.alias.empty()) out += ", \"alias\": " + json_string(o.alias);
     out += ", \"type\": " + json_string(to_string(o.type));
     const std::string def = o.default_text();
-    if (o.type == option_type::integer || o.type == option_type::number) {
-      out += ", \"default\": " + def;
-    } else if (o.type == option_type::flag) {
-      out += ", \"default\": " + def;
+    if (o.type == option_type::integer || o.type == option_type::number ||
+        o.type == option_type::flag) {
+      out += ", \"default\": " + def;  // a JSON number, or true / false
     } else if (def.empty()) {
       out += ", \"default\": null";
     } else {

@@ -70,8 +70,8 @@ TEST(ImprovedNoise, ContinuousAcrossCellWalls) {
 }
 
 TEST(ImprovedNoise, NegativeCoordinatesUseFloor) {
-  // (int)x truncation (the C# seed's bug) would make noise(-0.5) use cell 0 instead of -1;
-  // with floor, the field is the same as the one 256 cells to the right.
+  // (int)x truncation (the bug of the C# tutorial's OctavePerlin) would make noise(-0.5) use cell 0
+  // instead of -1; with floor, the field is the same as the one 256 cells to the right.
   const perlin::improved_noise n;
   for (double x = -3.0; x < 0; x += 0.125) {
     EXPECT_EQ(n.noise3d(x, 0.5, 0.25), n.noise3d(x + 256.0, 0.5, 0.25)) << x;

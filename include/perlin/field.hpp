@@ -45,8 +45,8 @@ enum class plane { aligned, rotated };
 class field {
  public:
   field() noexcept { fractal_.set_kind(fractal_kind::none); }
-  field(improved_noise n, fractal f) noexcept : base_(std::move(n)), fractal_(f) {}
-  field(value_noise n, fractal f) noexcept : base_(std::move(n)), fractal_(f) {}
+  field(const improved_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
+  field(const value_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
 
   [[nodiscard]] noise_kind kind() const noexcept {
     return std::holds_alternative<improved_noise>(base_) ? noise_kind::improved : noise_kind::value;

@@ -31,7 +31,8 @@ inline T reduce(T* c, const T* t) noexcept {
   int n = 1 << D;
   for (int k = 0; k < D; ++k) {
     n >>= 1;
-    for (int j = 0; j < n; ++j) c[j] = lerp(t[k], c[2 * j], c[2 * j + 1]);
+    for (std::size_t j = 0; j < static_cast<std::size_t>(n); ++j)
+      c[j] = lerp(t[k], c[2 * j], c[2 * j + 1]);
   }
   return c[0];
 }

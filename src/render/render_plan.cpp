@@ -316,8 +316,6 @@ void resolve_range(const render_options& o, render_plan& r) {
   if (r.stretch && !o.range.empty()) throw usage_error("--stretch and --range are alternatives");
 }
 
-/// The buffers of one frame must fit in k_memory_limit: the values, the gradient of a relief
-/// (dims floats a sample), the pixels and the encoded PNG (noise barely compresses).
 /// Bytes a sample needs at the peak of a frame, every copy counted: the float values, a relief's
 /// gradient, the pixels, and the encoded file (noise barely compresses), plus the format's own
 /// intermediate copies (16-bit samples copied out of the pixels, colours widened to float).
@@ -335,7 +333,8 @@ std::uint64_t bytes_per_sample(const render_plan& r) {
     case file_format::tiff:
       return r.png ? values + 3 * pixel_bytes : values + 4;
     case file_format::exr:
-      return r.cmap != nullptr ? values + 3 + 2 * 12 : values + 4;  // RGB as floats, the file
+      // RGB as floats, the file (24 bytes a pixel, twice), or the values' copies.
+      return r.cmap != nullptr ? values + 27 : values + 4;
   }
   return values + 8;
 }

@@ -546,7 +546,7 @@ void install_routes(httplib::Server& svr) {
     }
   });
   svr.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+      [](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
         res.status = 500;
         res.set_content("{\"error\":\"internal error\"}", "application/json");
       });
@@ -663,6 +663,8 @@ int run_serve(const serve_options& o) {
     [[maybe_unused]] const int rc = std::system(cmd.c_str());
   }
   const bool ok = svr.listen_after_bind();
+  // Wakes the thread that waits for the signals (sigwait on SIGINT and SIGTERM).
+  // NOLINTNEXTLINE(bugprone-bad-signal-to-kill-thread)
   if (!stopping) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
   std::fprintf(stderr, "perlin serve: stopped\n");
