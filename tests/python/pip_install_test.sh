@@ -16,5 +16,7 @@ import perlin, numpy as np
 assert perlin.Field()(3.14, 42, 7) == 0.13691995878400012
 assert perlin.Field(seed=1).grid((8, 8)).shape == (8, 8)
 assert perlin.__file__.startswith("'"$work"'/venv"), perlin.__file__
+from importlib.metadata import version
+assert version("perlin-exact") == perlin.__version__, version("perlin-exact")
 print("pip install: ok", perlin.__file__)
 '
