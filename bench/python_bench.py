@@ -2,7 +2,7 @@
 """Python bench: ns per sample of the perlin package beside the C++ library (perlin_bench, the
 same workloads) and the Python peers Debian packages, in one run. Prints a Markdown table.
 
-    PYTHONPATH=build/release/python /usr/bin/python3 bench/python_bench.py build/release/bench/perlin_bench
+    PYTHONPATH=build/dev/python /usr/bin/python3 bench/python_bench.py build/dev/bench/perlin_bench
 
 Workloads: grid2d (2048x2048 float32, step 1/64, one thread: perlin_bench's grid2d/perlin),
 points3d (2^20 float32 points uniform in [-1000, 1000]^3, one thread: points3d/perlin), exact
