@@ -67,6 +67,11 @@ namespace PerlinNoise
             double[] origin, double[] step, [Out] double[] output, UIntPtr length, int threads);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int perlin_fill_grid_deriv(FieldHandle field, int dims, UIntPtr[] count,
+            double[] origin, double[] step, [Out] float[] output, UIntPtr length, [Out] float[] gradient,
+            UIntPtr gradientLength, int threads);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern FieldHandle perlin_field_from_recipe([MarshalAs(UnmanagedType.LPStr)] string text);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern UIntPtr perlin_field_recipe(FieldHandle field, byte[] buf, UIntPtr size);
@@ -221,7 +226,7 @@ namespace PerlinNoise
         public void FillGrid(float[] output, int width, int height, double x0, double y0, double step, int threads = 0)
         {
             if (output == null) throw new ArgumentNullException(nameof(output));
-            var count = new[] { (UIntPtr)(uint)width, (UIntPtr)(uint)height };
+            var count = new[] { Size(width), Size(height) };
             Native.Check(Native.perlin_fill_grid(field, 2, count, new[] { x0, y0 }, new[] { step, step },
                 output, (UIntPtr)(uint)output.Length, threads));
         }
@@ -230,9 +235,40 @@ namespace PerlinNoise
         public void FillGrid(double[] output, int width, int height, double x0, double y0, double step, int threads = 0)
         {
             if (output == null) throw new ArgumentNullException(nameof(output));
-            var count = new[] { (UIntPtr)(uint)width, (UIntPtr)(uint)height };
+            var count = new[] { Size(width), Size(height) };
             Native.Check(Native.perlin_fill_grid_double(field, 2, count, new[] { x0, y0 }, new[] { step, step },
                 output, (UIntPtr)(uint)output.Length, threads));
+        }
+
+        /// <summary>A volume: output[(k * height + j) * width + i] is the field at
+        /// (x0 + i*step, y0 + j*step, z0 + k*step), on the SIMD path like the 2-D FillGrid.</summary>
+        public void FillGrid(float[] output, int width, int height, int depth, double x0, double y0, double z0,
+                             double step, int threads = 0)
+        {
+            if (output == null) throw new ArgumentNullException(nameof(output));
+            var count = new[] { Size(width), Size(height), Size(depth) };
+            Native.Check(Native.perlin_fill_grid(field, 3, count, new[] { x0, y0, z0 }, new[] { step, step, step },
+                output, (UIntPtr)(uint)output.Length, threads));
+        }
+
+        /// <summary>Values and analytic gradients of a 2-D grid: gradient holds 2 * width * height
+        /// floats, d/dx of every sample first, then d/dy (planar), within the C++ fill_grid_deriv's
+        /// tolerance of Gradient.</summary>
+        public void FillGridGradient(float[] output, float[] gradient, int width, int height, double x0,
+                                     double y0, double step, int threads = 0)
+        {
+            if (output == null) throw new ArgumentNullException(nameof(output));
+            if (gradient == null) throw new ArgumentNullException(nameof(gradient));
+            var count = new[] { Size(width), Size(height) };
+            Native.Check(Native.perlin_fill_grid_deriv(field, 2, count, new[] { x0, y0 }, new[] { step, step },
+                output, (UIntPtr)(uint)output.Length, gradient, (UIntPtr)(uint)gradient.Length, threads));
+        }
+
+        /// <summary>A count for the C API: negative sizes are refused here (a cast would wrap).</summary>
+        private static UIntPtr Size(int n)
+        {
+            if (n < 0) throw new PerlinException(-4, "count: must not be negative, got " + n);
+            return (UIntPtr)(uint)n;
         }
 
         public void Dispose()

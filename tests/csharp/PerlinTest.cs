@@ -55,6 +55,30 @@ public static class PerlinTest
                     Check(exact[j * 64 + i] == want, "double grid == Eval");
                     Check(Math.Abs(grid[j * 64 + i] - want) <= 2e-6, "float grid within tolerance");
                 }
+            var volume = new float[16 * 8 * 4];
+            f.FillGrid(volume, 16, 8, 4, 0.5, -0.25, 3.0, 0.125);
+            for (int k = 0; k < 4; ++k)
+                for (int j = 0; j < 8; ++j)
+                    for (int i = 0; i < 16; ++i)
+                    {
+                        double want = f.Eval(0.5 + i * 0.125, -0.25 + j * 0.125, 3.0 + k * 0.125);
+                        Check(Math.Abs(volume[(k * 8 + j) * 16 + i] - want) <= 2e-6, "volume within tolerance");
+                    }
+            var values = new float[16 * 8];
+            var slopes = new float[2 * 16 * 8];
+            f.FillGridGradient(values, slopes, 16, 8, 0.5, -0.25, 0.125);
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 16; ++i)
+                {
+                    var want = new double[2];
+                    double wv = f.Gradient(new[] { 0.5 + i * 0.125, -0.25 + j * 0.125 }, want);
+                    int n = j * 16 + i;
+                    Check(Math.Abs(values[n] - wv) <= 2e-6, "gradient grid value");
+                    Check(Math.Abs(slopes[n] - want[0]) <= 1e-3 && Math.Abs(slopes[128 + n] - want[1]) <= 1e-3,
+                          "gradient grid slopes within tolerance");
+                }
+            try { f.FillGrid(volume, -16, 8, 4, 0, 0, 0, 0.1); Check(false, "negative size accepted"); }
+            catch (PerlinException e) { Check(e.Code == -4, "negative size is PERLIN_E_SIZE"); }
             var g = new double[2];
             double v = f.Gradient(new[] { 0.3, 0.7 }, g);
             Check(v == f.Eval(0.3, 0.7) && !double.IsNaN(g[0]), "gradient");
