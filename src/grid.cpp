@@ -144,6 +144,20 @@ class range_merger {
 
 }  // namespace
 
+double value_tolerance(const field& f) noexcept {
+  return k_float_tolerance * f.fractal().amplitude_sum();
+}
+
+double gradient_tolerance(const field& f) noexcept {
+  double scale = 0;
+  for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
+       o.next()) {
+    scale += o.amp * o.freq;
+  }
+  if (f.fractal().normalize()) scale /= f.fractal().amplitude_sum();
+  return k_gradient_tolerance * scale;
+}
+
 double grid::coordinate(std::size_t axis, std::size_t i) const noexcept {
   // first + i in double: exact (so the same as in integers) wherever the grid is valid (below
   // 2^53), and no signed overflow for a grid that was never validated.

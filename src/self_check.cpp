@@ -58,7 +58,7 @@ void sample_point(const grid& g, std::size_t idx, double* p) {
 std::string check_grids(const kernels& k, const std::vector<field>& fields) {
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
     const field& f = fields[fi];
-    const double tol = 2e-6 * f.fractal().amplitude_sum();
+    const double tol = value_tolerance(f);
     for (std::size_t dims = 1; dims <= 4; ++dims) {
       for (const double step : {0.37, 1.3}) {  // cells wider than a sample, and gathers
         for (const bool strict : {false, true}) {
@@ -108,7 +108,7 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
   }
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
     const field& f = fields[fi];
-    const double tol = 2e-6 * f.fractal().amplitude_sum();
+    const double tol = value_tolerance(f);
     for (std::size_t dims = 1; dims <= 3; ++dims) {
       for (const bool strict : {false, true}) {
         point_set<float> ps;
@@ -137,15 +137,6 @@ std::string check_points(const kernels& k, const std::vector<field>& fields) {
 
 }  // namespace
 
-double gradient_tolerance(const field& f) {
-  double scale = 0;
-  for (octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves(); o.next()) {
-    scale += o.amp * o.freq;
-  }
-  if (f.fractal().normalize()) scale /= f.fractal().amplitude_sum();
-  return 2e-5 * scale;
-}
-
 namespace {
 
 /// eval_points_d: values and gradients at double coordinates (some far from the origin, where a
@@ -161,7 +152,7 @@ std::string check_samples(const kernels& k, const std::vector<field>& fields) {
   }
   for (std::size_t fi = 0; fi < fields.size(); ++fi) {
     const field& f = fields[fi];
-    const double tol = 2e-6 * f.fractal().amplitude_sum();
+    const double tol = value_tolerance(f);
     const double gtol = gradient_tolerance(f);
     for (std::size_t dims = 1; dims <= 3; ++dims) {
       for (const bool strict : {false, true}) {

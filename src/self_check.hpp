@@ -14,9 +14,4 @@ namespace perlin::detail {
 /// every value is within the documented tolerance, else what disagreed.
 std::string self_check(const kernels& k);
 
-/// The tolerance of the float gradient kernels for a field: 2e-5 times the sum over octaves of
-/// amplitude x frequency (divided by the sum of amplitudes when normalised), the scale of the
-/// gradient itself (grid.hpp states it).
-double gradient_tolerance(const field& f);
-
 }  // namespace perlin::detail

@@ -59,8 +59,9 @@ TEST(Api, EveryOverloadOfBothNoisesAgreesWithEval) {
   EXPECT_EQ(vd4.value, v.eval(std::span<const double>(pd, 4), std::span<double>(gd, 4)));
   EXPECT_EQ(vd4.gradient[3], gd[3]);
   // float and double agree within the float tolerance (docs/exactness.md)
-  EXPECT_NEAR(n.noise2d(p[0], p[1]), n.noise2d(double(p[0]), double(p[1])), 2e-6);
-  EXPECT_NEAR(v.noise1d(p[0]), v.noise1d(double(p[0])), 2e-6);
+  EXPECT_NEAR(n.noise2d(p[0], p[1]), n.noise2d(double(p[0]), double(p[1])),
+              perlin::k_float_tolerance);
+  EXPECT_NEAR(v.noise1d(p[0]), v.noise1d(double(p[0])), perlin::k_float_tolerance);
 }
 
 TEST(Api, FieldsEvaluateWithoutTemplateArguments) {

@@ -111,17 +111,6 @@ TEST(BulkDeriv, DoubleGridsAreTheScalarPathBitForBit) {
   }
 }
 
-/// 2e-5 x the sum over octaves of amplitude x frequency (grid.hpp's gradient tolerance).
-double gradient_tolerance(const perlin::field& f) {
-  double scale = 0, amp = 1, freq = f.fractal().frequency();
-  for (int i = 0; i < f.fractal().active_octaves(); ++i) {
-    scale += amp * freq;
-    amp *= f.fractal().persistence();
-    freq *= f.fractal().lacunarity();
-  }
-  return 2e-5 * (f.fractal().normalize() ? scale / f.fractal().amplitude_sum() : scale);
-}
-
 TEST(BulkDeriv, PointGradientsAreWithinTheirTolerance) {
   // Float points: the sample kernel (or the scalar path, rounded) within grid.hpp's tolerances
   // of the double path; double points: the double path bit for bit. Points are in
@@ -155,7 +144,7 @@ TEST(BulkDeriv, PointGradientsAreWithinTheirTolerance) {
       std::vector<double> od(n), gd(n * dims);
       perlin::eval_points_deriv(f, pf, of, gf, {.threads = 2});
       perlin::eval_points_deriv(f, pd, od, gd, {.threads = 2});
-      const double vtol = 2e-6 * f.fractal().amplitude_sum(), gtol = gradient_tolerance(f);
+      const double vtol = perlin::value_tolerance(f), gtol = perlin::gradient_tolerance(f);
       int kinks = 0;
       for (std::size_t i = 0; i < n; ++i) {
         double p[4], want[4];

@@ -407,7 +407,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
     const auto v = render_values("--plane aligned --size 6x4 " + args, "4, 6");
     for (std::size_t j = 0; j < 4; ++j) {
       for (std::size_t i = 0; i < 6; ++i) {
-        ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), 2e-6)
+        ASSERT_NEAR(v[j * 6 + i], expected(double(i), double(j)), perlin::k_float_tolerance)
             << args << " " << i << "," << j;
       }
     }
@@ -432,7 +432,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
         0);
     const auto f1 = read_npy(d.path / "f_0001.npy", "4, 6");
     for (std::size_t i = 0; i < 6; ++i)
-      EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), 2e-6);
+      EXPECT_NEAR(f1[i], n.noise3d(double(i) * 0.2, 0.0, 0.5 + 0.3), perlin::k_float_tolerance);
   }
   // --loop with --loop-radius R and --origin X,Y,Z,W: frame k at (Z + R cos, W + R sin).
   {
@@ -445,7 +445,7 @@ TEST(CliRender, PlacementAndTimeOptionsMoveTheSamples) {
     const auto l1 = read_npy(d.path / "l_0001.npy", "4, 6");  // angle pi/2: (Z, W + R)
     for (std::size_t i = 0; i < 6; ++i) {
       EXPECT_NEAR(l1[i], n.noise4d(double(i) * 0.2, 0.0, 1 + 3 * std::cos(M_PI / 2), 2.0 + 3),
-                  2e-6);
+                  perlin::k_float_tolerance);
     }
   }
 }

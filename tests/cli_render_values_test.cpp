@@ -244,7 +244,7 @@ std::size_t check_case(const render_case& c) {
       const auto v = perlin_test::npy_values(path);
       EXPECT_EQ(v.size(), c.w * c.h * slices) << label;
       if (v.size() != c.w * c.h * slices) return compared;
-      const double tol = c.r.f == formula::plain ? 2e-6 * fld.fractal().amplitude_sum() : 1e-4;
+      const double tol = c.r.f == formula::plain ? perlin::value_tolerance(fld) : 1e-4;
       for (std::size_t s = 0; s < slices; ++s) {
         for (std::size_t j = 0; j < c.h; ++j) {
           for (std::size_t i = 0; i < c.w; ++i) {

@@ -35,7 +35,7 @@ void for_each_target(F&& body) {
 }
 
 /// Tolerance of the float bulk paths against the double scalar path (grid.hpp).
-double tolerance(const perlin::field& f) { return 2e-6 * f.fractal().amplitude_sum(); }
+double tolerance(const perlin::field& f) { return perlin::value_tolerance(f); }
 
 std::vector<perlin::field> fields() {
   std::vector<perlin::field> out;
@@ -230,15 +230,23 @@ TEST(Grid, StrictModeGivesTheSameBitsOnEveryTarget) {
   }
 }
 
-/// grid.hpp's tolerance of the float gradients: 2e-5 x sum of amplitude x frequency.
-double gradient_tolerance(const perlin::field& f) {
+/// grid.hpp's tolerance of the float gradients, written out here from its documentation (an
+/// independent check of perlin::gradient_tolerance, which the test below compares with it).
+double documented_gradient_tolerance(const perlin::field& f) {
   double scale = 0, amp = 1, freq = f.fractal().frequency();
   for (int i = 0; i < f.fractal().active_octaves(); ++i) {
     scale += amp * freq;
     amp *= f.fractal().persistence();
     freq *= f.fractal().lacunarity();
   }
-  return 2e-5 * (f.fractal().normalize() ? scale / f.fractal().amplitude_sum() : scale);
+  return perlin::k_gradient_tolerance *
+         (f.fractal().normalize() ? scale / f.fractal().amplitude_sum() : scale);
+}
+
+double checked_gradient_tolerance(const perlin::field& f) {
+  const double t = perlin::gradient_tolerance(f);
+  EXPECT_NEAR(t, documented_gradient_tolerance(f), 1e-12 * t);
+  return t;
 }
 
 /// True when the double path's partial along `axis` jumps near p (a kink of turbulence, ridged
@@ -287,7 +295,7 @@ TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
             ASSERT_EQ(v, v1);
             ASSERT_EQ(d, d1);
             perlin::fill_grid(f, g, plain, {.threads = 2, .strict = strict});
-            const double tol = tolerance(f), gtol = gradient_tolerance(f);
+            const double tol = tolerance(f), gtol = checked_gradient_tolerance(f);
             for (std::size_t idx = 0; idx < n; ++idx) {
               double p[4] = {};
               std::size_t rem = idx;
@@ -501,9 +509,10 @@ TEST(Points, DoubleBatchIsTheSingleCallsAndNonFiniteIsNan) {
     perlin::eval_points(f, {.x = fx, .y = fy}, res);
     EXPECT_TRUE(std::isnan(res[1]));
     EXPECT_TRUE(std::isnan(res[3]));
-    EXPECT_NEAR(res[4], n.noise2d(3e30, 0.75), 2e-6);  // huge floats are integers, reduced mod 256
-    EXPECT_NEAR(res[5], n.noise2d(-3e30, 0.75), 2e-6);
-    EXPECT_NEAR(res[0], n.noise2d(0.5, 0.75), 2e-6);
+    EXPECT_NEAR(res[4], n.noise2d(3e30, 0.75),
+                perlin::k_float_tolerance);  // huge floats are integers, reduced mod 256
+    EXPECT_NEAR(res[5], n.noise2d(-3e30, 0.75), perlin::k_float_tolerance);
+    EXPECT_NEAR(res[0], n.noise2d(0.5, 0.75), perlin::k_float_tolerance);
   });
 }
 

@@ -379,7 +379,7 @@ TEST(FloatPath, WithinToleranceOfDouble) {
     worst = std::max(
         worst, std::abs(double(v.noise3d(x, y, z)) - v.noise3d(double(x), double(y), double(z))));
   }
-  EXPECT_LT(worst, 2e-6);
+  EXPECT_LT(worst, perlin::k_float_tolerance);
   EXPECT_GT(worst, 0.0);  // the paths are really different
 }
 

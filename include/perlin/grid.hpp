@@ -99,6 +99,19 @@ struct bulk_options {
   bool strict = false;
 };
 
+/// The float paths' stated accuracy against the double scalar path (docs/exactness.md): values
+/// within k_float_tolerance absolute for |coordinates| < 2^20, times the sum of the octave
+/// amplitudes for fractals (value_tolerance), and partials within k_gradient_tolerance times the
+/// sum over octaves of amplitude x frequency, divided by the amplitude sum when normalised
+/// (gradient_tolerance). The tests, the self-check of every SIMD target and every front's tests
+/// hold the kernels to these.
+inline constexpr double k_float_tolerance = 2e-6;
+inline constexpr double k_gradient_tolerance = 2e-5;
+/// k_float_tolerance times the field's amplitude sum.
+[[nodiscard]] double value_tolerance(const field& f) noexcept;
+/// The tolerance of the float partial derivatives of `f` (see k_gradient_tolerance).
+[[nodiscard]] double gradient_tolerance(const field& f) noexcept;
+
 /// Fills `out` (exactly g.size() floats) with the field on the grid.
 ///
 /// Accuracy: within 2e-6 absolute (times the sum of the octave amplitudes for fractals) of the
