@@ -192,6 +192,9 @@ double value_at(const render_case& c, const perlin::field& fld, const std::array
 std::pair<double, double> bounds_of(const render_case& c, const perlin::field& fld) {
   if (c.r.f == formula::marble) return {-1, 1};
   if (c.r.f == formula::wood) return {0, 1};
+  // 16-bit grey heightmaps map the true bound (they never clip), pictures the typical range.
+  const bool grey = c.cmap.empty() ? c.bits == 16 : c.cmap == "grey";
+  if (!c.npy && c.bits == 16 && grey) return fld.range(dims_of(c.m));
   return fld.typical_range(dims_of(c.m));
 }
 
@@ -309,6 +312,32 @@ TEST(CliRenderValues, EveryPresetMatchesItsFormulaIn8And16BitsAndEveryColormap) 
     EXPECT_GT(check_case({.r = r, .bits = 16}), 300u);      // 16-bit grey
     EXPECT_GT(check_case({.r = r, .cmap = "heat"}), 300u);  // another colormap (shaded terrain)
     EXPECT_GT(check_case({.r = r, .npy = true}), 300u);     // the raw values (after the formula)
+  }
+}
+
+TEST(CliRenderValues, HeightmapsNeverClipAndUseAThirdOfTheLevels) {
+  // Every preset's 16-bit RAW heightmap at 1024x1024: no value lies outside the bounds it is
+  // mapped with (so no sample is clamped), and the levels used span at least 30% of 0..65535.
+  for (const auto& r : k_presets) {
+    SCOPED_TRACE(r.name);
+    temp_dir d;
+    const std::string size = std::string(" --size 1024x1024 --preset ") + r.name;
+    ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "h.r16").string() + "'" + size).status, 0);
+    ASSERT_EQ(run_perlin("render -q -o '" + (d.path / "h.npy").string() + "'" + size).status, 0);
+    const std::string raw = slurp(d.path / "h.r16");
+    const auto values = perlin_test::npy_values(d.path / "h.npy");
+    ASSERT_EQ(raw.size(), 2 * values.size());
+    const auto [lo, hi] = bounds_of({.r = r, .bits = 16}, field_of(r));
+    std::uint16_t mn = 65535, mx = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      ASSERT_GE(values[i], lo) << i;
+      ASSERT_LE(values[i], hi) << i;
+      std::uint16_t level;
+      std::memcpy(&level, raw.data() + 2 * i, 2);
+      mn = std::min(mn, level);
+      mx = std::max(mx, level);
+    }
+    EXPECT_GE(mx - mn, 0.3 * 65535) << mn << ".." << mx;
   }
 }
 

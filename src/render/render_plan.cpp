@@ -294,6 +294,9 @@ void check_coordinates(const render_plan& r) {
   }
 }
 
+/// A 16-bit grey heightmap (PNG, RAW or TIFF pixels): mapped with the true bound by default.
+bool heightmap(const render_plan& r) { return r.png && r.bits == 16 && r.cmap == nullptr; }
+
 void resolve_range(const render_options& o, render_plan& r) {
   if (r.f == formula::marble) {
     r.lo = -1;
@@ -301,8 +304,10 @@ void resolve_range(const render_options& o, render_plan& r) {
   } else if (r.f == formula::wood) {
     r.lo = 0;
     r.hi = 1;
-  } else if (o.range == "bound") {
-    std::tie(r.lo, r.hi) = r.field.range(r.dims);  // the true bound: never clamps, low contrast
+  } else if (o.range == "bound" || (o.range.empty() && heightmap(r))) {
+    // The true bound: never clamps. The default of 16-bit grey heightmaps, where a clamped
+    // plateau is an artefact (docs/render.md); it still uses half the levels or more.
+    std::tie(r.lo, r.hi) = r.field.range(r.dims);
   } else {
     std::tie(r.lo, r.hi) = r.field.typical_range(r.dims);
   }

@@ -54,9 +54,9 @@ const std::vector<render_setting>& render_settings() {
        "(0:#1a3d6b,0.45:#e8d9a0,1:#ffffff); default: the preset's"},
       {"bits", false, "Bit depth of grey PNG and TIFF images: 8 or 16"},
       {"range", false,
-       "MIN,MAX of the values mapped to black and white, or 'bound' (the true bound); default: the "
-       "field's "
-       "typical range"},
+       "MIN,MAX of the values mapped to black and white, or 'bound' (the true bound); default: "
+       "the true bound for 16-bit grey heightmaps (they never clip), else the field's typical "
+       "range (full contrast)"},
       {"invert", true, "Map high values to the start of the colormap (black for grey)"},
       {"stretch", true, "Map each image's own min and max instead (tiles will not match)"},
       {"tileable", true, "Make the image wrap seamlessly (adjusts the step)"},
