@@ -315,6 +315,66 @@ TEST(CliRenderValues, EveryPresetMatchesItsFormulaIn8And16BitsAndEveryColormap) 
   }
 }
 
+TEST(CliRenderValues, NormalMapsAreTheDocumentedFormulaOfTheAnalyticGradient) {
+  // docs/render.md: n = normalize(-s df/dx, -s df/dy, 1) over the noise plane; the image's rows
+  // run down, so green = +s df/dy / |n| for OpenGL (up is -y) and -s df/dy / |n| for DirectX;
+  // each component stored as round((c + 1) / 2 x 255 or 65535). The gradient is the double
+  // path's (field::eval with a gradient), within the float kernel's tolerance: one level.
+  for (const auto& r : k_presets) {
+    if (r.f != formula::plain) continue;
+    SCOPED_TRACE(r.name);
+    const perlin::field fld = field_of(r);
+    for (const int bits : {8, 16}) {
+      for (const bool opengl : {true, false}) {
+        temp_dir d;
+        const double s = 0.7;
+        const auto res =
+            run_perlin("render -q -o '" + (d.path / "n.png").string() + "' --preset " + r.name +
+                       " --size 40x24 --normals " + (opengl ? "opengl" : "directx") +
+                       " --height-scale 0.7 --bits " + std::to_string(bits));
+        ASSERT_EQ(res.status, 0) << res.err;
+        const auto img = perlin::read_png(d.path / "n.png");
+        ASSERT_EQ(img.channels, 3u);
+        ASSERT_EQ(img.bit_depth, static_cast<unsigned>(bits));
+        const double levels = bits == 16 ? 65535 : 255;
+        double worst = 0;
+        for (std::size_t j = 0; j < 24; ++j) {
+          for (std::size_t i = 0; i < 40; ++i) {
+            double g[2];
+            (void)value_at({.r = r}, fld, point_of({.r = r}, i, j, 0), g);
+            const double n[3] = {-s * g[0], (opengl ? 1 : -1) * s * g[1], 1};
+            const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + 1);
+            for (std::size_t k = 0; k < 3; ++k) {
+              const double want = (n[k] / len + 1) / 2 * levels;
+              double got;
+              if (bits == 16) {
+                std::uint16_t v;
+                std::memcpy(&v, img.data.data() + 6 * (j * 40 + i) + 2 * k, 2);
+                got = v;
+              } else {
+                got = img.data[3 * (j * 40 + i) + k];
+              }
+              worst = std::max(worst, std::abs(got - want));
+            }
+          }
+        }
+        EXPECT_LE(worst, bits == 16 ? 4.0 : 1.0) << bits << " bits, opengl " << opengl;
+      }
+    }
+  }
+  // Refused clearly: another format, a colormap, a volume, a formula preset, a scale alone.
+  temp_dir d;
+  const std::string png = " -o '" + (d.path / "x.png").string() + "'";
+  EXPECT_EQ(
+      run_perlin("render -q -o '" + (d.path / "x.npy").string() + "' --normals opengl").status, 2);
+  EXPECT_EQ(run_perlin("render -q" + png + " --normals opengl --colormap heat").status, 2);
+  EXPECT_EQ(run_perlin("render -q" + png + " --normals sideways").status, 2);
+  EXPECT_EQ(run_perlin("render -q" + png + " --normals opengl --preset marble").status, 2);
+  EXPECT_EQ(run_perlin("render -q" + png + " --height-scale 2").status, 2);
+  EXPECT_EQ(run_perlin("render -q" + png + " --normals opengl --height-scale 0").status, 2);
+  EXPECT_FALSE(std::filesystem::exists(d.path / "x.png"));
+}
+
 TEST(CliRenderValues, HeightmapsNeverClipAndUseAThirdOfTheLevels) {
   // Every preset's 16-bit RAW heightmap at 1024x1024: no value lies outside the bounds it is
   // mapped with (so no sample is clamped), and the levels used span at least 30% of 0..65535.

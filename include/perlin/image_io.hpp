@@ -14,7 +14,14 @@ namespace perlin {
 
 /// Pixel layouts of write_png: 8-bit grey, 16-bit grey (host-endian std::uint16_t samples),
 /// 8-bit RGB (3 bytes per pixel).
-enum class pixel_format { gray8, gray16, rgb8 };
+enum class pixel_format { gray8, gray16, rgb8, rgb16 };
+/// Bytes a pixel of `f` takes (16-bit samples in host order; written big-endian).
+[[nodiscard]] constexpr std::size_t bytes_per_pixel(pixel_format f) noexcept {
+  return f == pixel_format::gray8    ? 1
+         : f == pixel_format::gray16 ? 2
+         : f == pixel_format::rgb8   ? 3
+                                     : 6;
+}
 
 /// How PNGs are compressed: the zlib level (0 = stored, 1 = fastest, the default, 9 = smallest)
 /// and the threads that deflate bands of rows at once (0 = every core). The bytes depend on the

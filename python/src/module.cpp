@@ -388,7 +388,12 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
     pixels = perlin_render::render_pixels(r, 0, v);
   }
   const auto h = static_cast<py::ssize_t>(r.height), w = static_cast<py::ssize_t>(r.width);
-  if (r.cmap != nullptr) {
+  if (r.normals != 0 && r.bits == 16) {  // a 16-bit normal map: (h, w, 3) uint16
+    py::array_t<std::uint16_t> out({h, w, py::ssize_t{3}});
+    std::memcpy(out.mutable_data(), pixels.data(), pixels.size());
+    return out;
+  }
+  if (r.cmap != nullptr || r.normals != 0) {
     py::array_t<std::uint8_t> out({h, w, py::ssize_t{3}});
     std::memcpy(out.mutable_data(), pixels.data(), pixels.size());
     return out;

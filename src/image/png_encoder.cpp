@@ -106,9 +106,11 @@ void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t h
   };
   be32(ihdr, static_cast<std::uint32_t>(width));
   be32(ihdr + 4, static_cast<std::uint32_t>(height));
-  ihdr[8] = format == pixel_format::gray16 ? 16 : 8;
-  ihdr[9] = format == pixel_format::rgb8 ? 2 : 0;  // truecolour or greyscale
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;              // deflate, adaptive filters, no interlace
+  const bool sixteen = format == pixel_format::gray16 || format == pixel_format::rgb16;
+  const bool rgb = format == pixel_format::rgb8 || format == pixel_format::rgb16;
+  ihdr[8] = sixteen ? 16 : 8;
+  ihdr[9] = rgb ? 2 : 0;               // truecolour or greyscale
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;  // deflate, adaptive filters, no interlace
   chunk(out, "IHDR", ihdr, sizeof ihdr);
 }
 
@@ -131,8 +133,7 @@ std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixe
 std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, pixel_format format,
                                          std::span<const std::uint8_t> data,
                                          const png_options& options) {
-  const std::size_t bpp =
-      format == pixel_format::gray8 ? 1 : (format == pixel_format::gray16 ? 2 : 3);
+  const std::size_t bpp = bytes_per_pixel(format);
   if (width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     detail::throw_size("size", "a PNG is 1 to 2^31-1 pixels on each side");
   }
@@ -154,8 +155,10 @@ std::vector<std::uint8_t> compress_image(std::size_t width, std::size_t height, 
   detail::parallel_for(bands.size(), detail::thread_count(options.threads, bands.size()),
                        [&](std::size_t begin, std::size_t end) {
                          for (std::size_t b = begin; b < end; ++b) {
-                           deflate_band(bands[b], width, bpp, format == pixel_format::gray16, data,
-                                        options.compression, b + 1 == bands.size());
+                           deflate_band(
+                               bands[b], width, bpp,
+                               format == pixel_format::gray16 || format == pixel_format::rgb16,
+                               data, options.compression, b + 1 == bands.size());
                          }
                        });
   // The zlib stream: header, the bands' deflate data, the combined Adler-32.

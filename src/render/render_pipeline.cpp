@@ -46,7 +46,7 @@ perlin::bulk_options band_options(const render_plan& r, std::size_t frame_sample
 /// (plane k: the partial along axis k; resized to the band).
 void evaluate_band(const render_plan& r, const perlin::grid& part, std::span<float> out,
                    std::vector<float>& gradient, const perlin::bulk_options& o) {
-  if (r.shaded) {
+  if (r.with_gradient()) {
     gradient.resize(part.dims * out.size());
     perlin::fill_grid_deriv(r.field, part, out, gradient, o);
   } else {
@@ -71,13 +71,40 @@ void formula_rows(const render_plan& r, const perlin::grid& g, float* rows, std:
 
 /// Bytes per pixel of the plan's pixels.
 std::size_t pixel_bytes(const render_plan& r) {
-  return r.cmap != nullptr ? 3 : static_cast<std::size_t>(r.bits / 8);
+  return perlin::bytes_per_pixel(pixel_format_of(r));
+}
+
+/// The tangent-space normal map (docs/render.md): the surface z = s f(x, y) over the noise plane
+/// has the normal (-s df/dx, -s df/dy, 1), normalised. Its x axis is the image's columns; the
+/// image's rows run down (y grows), so the green channel's axis, up in the image, is -y for
+/// OpenGL (sign +1: green = s df/dy / |n|) and +y for DirectX (sign -1). Each component c in
+/// [-1, 1] is stored as round((c + 1) / 2 x 255) or x 65535.
+void map_normals(const render_plan& r, const float* gx, const float* gy, std::size_t n,
+                 std::uint8_t* out) {
+  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
+  const double s = r.height_scale, scale = r.bits == 16 ? 65535.0 : 255.0;
+  perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      double c[3] = {-s * double(gx[i]), double(r.normals) * s * double(gy[i]), 1.0};
+      const double len = std::sqrt(c[0] * c[0] + c[1] * c[1] + 1.0);
+      for (std::size_t k = 0; k < 3; ++k) {
+        const double t = std::isfinite(len) ? (c[k] / len + 1.0) / 2.0 : 0.5;  // NaN: flat
+        const auto q = static_cast<std::uint16_t>(round_half_away(std::clamp(t, 0.0, 1.0) * scale));
+        if (r.bits == 16) {
+          std::memcpy(out + 6 * i + 2 * k, &q, 2);
+        } else {
+          out[3 * i + k] = static_cast<std::uint8_t>(q);
+        }
+      }
+    }
+  });
 }
 
 /// Maps the n values (with a relief, its partials gx and gy) to pixels at `out`, lo and hi to
 /// black and white. Each pixel on its own: the same bytes for every thread count and band.
 void map_pixels(const render_plan& r, double lo, double hi, const float* values, const float* gx,
                 const float* gy, std::size_t n, std::uint8_t* out) {
+  if (r.normals != 0) return map_normals(r, gx, gy, n, out);
   const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
   if (r.cmap == nullptr) {
     const double scale = r.bits == 16 ? 65535.0 : 255.0;
@@ -142,7 +169,7 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
                   const std::function<void(double)>& progress) {
   // Sized for the plan (kept between frames; not zero-filled: every sample is written below).
   v.values.resize(r.samples());
-  v.gradient.resize(r.shaded ? 2 * r.samples() : 0);
+  v.gradient.resize(r.with_gradient() ? 2 * r.samples() : 0);
   v.grid = r.frame_grid(frame);
   const std::size_t n = r.samples();
   for_each_band(
@@ -152,7 +179,7 @@ void render_frame(const render_plan& r, std::size_t frame, frame_values& v,
       },
       [&](std::size_t offset, const perlin::grid&, std::span<float> values,
           const std::vector<float>& gradient) {
-        if (!r.shaded) return;
+        if (!r.with_gradient()) return;
         const std::size_t m = values.size();
         for (std::size_t k = 0; k < 2; ++k) {
           std::copy_n(gradient.data() + k * m, m, v.gradient.data() + k * n + offset);
@@ -186,7 +213,7 @@ frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v
   const std::size_t n = v.values.size();
   frame_buffer<std::uint8_t> pixels(n * pixel_bytes(r));
   const float* g = v.gradient.data();
-  map_pixels(r, lo, hi, v.values.data(), g, r.shaded ? g + n : nullptr, n, pixels.data());
+  map_pixels(r, lo, hi, v.values.data(), g, r.with_gradient() ? g + n : nullptr, n, pixels.data());
   return pixels;
 }
 
@@ -213,7 +240,7 @@ frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame
         const std::size_t row = offset / r.width, m = values.size();
         formula_rows(r, g, values.data(), row, row + part.count[1]);
         const float* gx = gradient.data();
-        map_pixels(r, r.lo, r.hi, values.data(), gx, r.shaded ? gx + m : nullptr, m,
+        map_pixels(r, r.lo, r.hi, values.data(), gx, r.with_gradient() ? gx + m : nullptr, m,
                    pixels.data() + offset * pixel_bytes(r));
       });
   return pixels;

@@ -177,6 +177,25 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
     throw usage_error("--bits 16 is for grey images; a colormap gives 8-bit RGB");
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
+  if (o.normals != "none") {
+    if (r.format != file_format::png)
+      throw usage_error("--normals: a normal map is written as PNG (RGB, --bits 8 or 16)");
+    if (o.colormap) throw usage_error("--normals and --colormap are alternatives");
+    if (r.f != formula::plain) {
+      throw usage_error(
+          "--normals: marble and wood are formulas of the noise, not a height; "
+          "use another preset (terrain, clouds ...)");
+    }
+    if (r.depth > 0) throw usage_error("--normals: a normal map is 2-D; --depth makes a volume");
+    if (o.invert || o.stretch || !o.range.empty())
+      throw usage_error("--normals: --invert, --stretch and --range map heights, not normals");
+    r.normals = o.normals == "opengl" ? 1 : -1;
+    r.cmap = nullptr;
+    r.shaded = false;
+    r.height_scale = o.height_scale.value_or(1.0);
+  } else if (o.height_scale) {
+    throw usage_error("--height-scale needs --normals");
+  }
   r.invert = o.invert;
   if (r.invert && !r.png)
     throw usage_error("--invert applies to .png output; .npy holds the raw values");
@@ -326,8 +345,11 @@ void resolve_range(const render_options& o, render_plan& r) {
 /// intermediate copies (16-bit samples copied out of the pixels, colours widened to float).
 std::uint64_t bytes_per_sample(const render_plan& r) {
   const std::uint64_t pixel_bytes =
-      r.png ? (r.cmap ? 3 : static_cast<std::uint64_t>(r.bits / 8)) : 0;
-  const std::uint64_t values = 4 + (r.shaded ? 4 * r.dims : 0);
+      r.png ? (r.normals != 0 ? 3 * static_cast<std::uint64_t>(r.bits / 8)
+               : r.cmap       ? 3
+                              : static_cast<std::uint64_t>(r.bits / 8))
+            : 0;
+  const std::uint64_t values = 4 + (r.with_gradient() ? 4 * r.dims : 0);
   switch (r.format) {
     case file_format::png:
       return values + 2 * pixel_bytes;

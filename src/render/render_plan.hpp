@@ -59,6 +59,8 @@ struct render_options {
   bool invert = false;
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
+  std::string normals = "none";        // opengl | directx: a normal map instead of the height
+  std::optional<double> height_scale;  // with normals: world height per unit of noise (1)
 
   [[nodiscard]] bool was_given(std::string_view name) const;
 };
@@ -99,9 +101,15 @@ struct render_plan {
   file_format format = file_format::png;
   bool png = true;  // the values are mapped to pixels (PNG, RAW, 16-bit TIFF, EXR with a colormap)
   int bits = 8;
-  std::shared_ptr<const colormap> cmap;          // null: grey; a preset's, or a custom gradient
-  bool invert = false;                           // map t to 1 - t
-  bool shaded = false;                           // terrain relief lit by the analytic gradient
+  std::shared_ptr<const colormap> cmap;  // null: grey; a preset's, or a custom gradient
+  bool invert = false;                   // map t to 1 - t
+  bool shaded = false;                   // terrain relief lit by the analytic gradient
+  /// A normal map instead of the height: 0 none, +1 OpenGL (green up), -1 DirectX (green down),
+  /// the sign of the green channel's y axis; with the world height per unit of noise.
+  int normals = 0;
+  double height_scale = 1;
+  /// The render evaluates the gradient too (a relief or a normal map).
+  [[nodiscard]] bool with_gradient() const noexcept { return shaded || normals != 0; }
   std::size_t width = 0, height = 0, depth = 0;  // depth 0: a 2-D image
   std::size_t dims = 2;    // of the grid: 2, 3 (volume or frames), 4 (looping frames)
   std::size_t frames = 0;  // 0: one file, no frame number
@@ -147,6 +155,8 @@ render_plan resolve(render_options o);
 /// The pixel format of the plan's pixels (render_pixels): RGB with a colormap, else grey of its
 /// bit depth. One chooser for the CLI's PNGs and the server's.
 inline perlin::pixel_format pixel_format_of(const render_plan& r) {
+  if (r.normals != 0)
+    return r.bits == 16 ? perlin::pixel_format::rgb16 : perlin::pixel_format::rgb8;
   return r.cmap != nullptr ? perlin::pixel_format::rgb8
          : r.bits == 16    ? perlin::pixel_format::gray16
                            : perlin::pixel_format::gray8;

@@ -68,6 +68,11 @@ const std::vector<render_setting>& render_settings() {
       {"time-step", false, "Without --loop: z step between frames (default: the step)"},
       {"animated", true, "With --frames: one animated PNG (APNG) instead of numbered files"},
       {"fps", false, "Frames a second of --animated (default 24)"},
+      {"normals", false,
+       "Write the tangent-space normal map of the height instead: opengl (green up) or directx "
+       "(green down), RGB PNG of --bits 8 or 16, from the analytic gradient (docs/render.md)"},
+      {"height-scale", false,
+       "With --normals: world height per unit of noise, in noise units (default 1)"},
   };
   return table;
 }
@@ -141,6 +146,13 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
       o.loop_radius = d::parse_number(n, value);
     } else if (n == "time-step") {
       o.time_step = d::parse_number(n, value);
+    } else if (n == "normals") {
+      if (v != "opengl" && v != "directx" && v != "none")
+        perlin::detail::throw_invalid(n, d::quoted(v) + " is not opengl, directx or none");
+      o.normals = v;
+    } else if (n == "height-scale") {
+      o.height_scale = d::parse_number(n, value);
+      if (!(*o.height_scale > 0)) perlin::detail::throw_invalid(n, "must be > 0");
     } else if (n == "fps") {
       const auto f = integer();
       if (f < 1 || f > 1000)

@@ -302,7 +302,9 @@ rendered render_query(const query& q) {
     throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
   }
   // Every copy counted: the float values, a relief's gradient, the pixels, the encoded file.
-  const std::uint64_t per_sample = 4 + (out.plan.shaded ? 8 : 0) + 2 * 4;
+  const std::uint64_t per_sample =
+      4 + (out.plan.with_gradient() ? 8 : 0) +
+      2 * std::max<std::uint64_t>(4, perlin::bytes_per_pixel(pixel_format_of(out.plan)));
   if (static_cast<double>(out.plan.samples()) * static_cast<double>(per_sample) >
       static_cast<double>(k_request_memory)) {
     throw http_error(413, "--size: the server renders at most " +
