@@ -571,3 +571,64 @@ TEST(CliTargets, ListsTheActiveTarget) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliRenderTiles, TilesShareTheirEdgesAndAreCropsOfTheWholeMap) {
+  // 3 x 2 tiles of 65 x 33: tile (i, j) is the whole 193 x 65 map's crop at (64 i, 32 j), so
+  // neighbours share their edge column and row (Unity's 2^n+1 convention), in RAW16 and PNG16.
+  temp_dir d;
+  for (const std::string ext : {".r16", ".png"}) {
+    const std::string bits = ext == ".png" ? " --bits 16" : "";
+    ASSERT_EQ(run_perlin("render -q --preset terrain --size 65x33 --tiles 3x2" + bits + " -o '" +
+                         (d.path / ("t_{x}_{y}" + ext)).string() + "'")
+                  .status,
+              0);
+    ASSERT_EQ(run_perlin("render -q --preset terrain --size 193x65" + bits + " -o '" +
+                         (d.path / ("whole" + ext)).string() + "'")
+                  .status,
+              0);
+    const auto samples = [&](const std::string& name, std::size_t w, std::size_t h) {
+      std::vector<std::uint16_t> v(w * h);
+      if (ext == ".r16") {
+        const std::string raw = slurp(d.path / name);
+        EXPECT_EQ(raw.size(), 2 * v.size());
+        std::memcpy(v.data(), raw.data(), std::min(raw.size(), 2 * v.size()));
+      } else {
+        const auto img = perlin::read_png(d.path / name);
+        EXPECT_EQ(img.width, w);
+        std::memcpy(v.data(), img.data.data(), std::min(img.data.size(), 2 * v.size()));
+      }
+      return v;
+    };
+    const auto whole = samples("whole" + ext, 193, 65);
+    for (std::size_t j = 0; j < 2; ++j) {
+      for (std::size_t i = 0; i < 3; ++i) {
+        const auto t = samples("t_" + std::to_string(i) + "_" + std::to_string(j) + ext, 65, 33);
+        std::size_t wrong = 0;
+        for (std::size_t y = 0; y < 33; ++y)
+          for (std::size_t x = 0; x < 65; ++x)
+            wrong += t[y * 65 + x] != whole[(32 * j + y) * 193 + 64 * i + x];
+        EXPECT_EQ(wrong, 0u) << ext << " tile " << i << "," << j;
+      }
+    }
+  }
+  // Refused with a message, nothing written: no {x}/{y}, a zero count, with frames, to stdout.
+  temp_dir e;
+  const std::string size = " --size 9x9 ";
+  EXPECT_EQ(run_perlin("render -q" + size + "--tiles 2x2 -o '" + (e.path / "t.png").string() + "'")
+                .status,
+            2);
+  EXPECT_EQ(
+      run_perlin("render -q" + size + "--tiles 0x2 -o '" + (e.path / "{x}{y}.png").string() + "'")
+          .status,
+      2);
+  EXPECT_EQ(run_perlin("render -q" + size + "--tiles 2x2 --frames 2 -o '" +
+                       (e.path / "{x}{y}.png").string() + "'")
+                .status,
+            2);
+  EXPECT_EQ(run_perlin("render -q" + size + "--tiles 2x2 -o -").status, 2);
+  EXPECT_EQ(perlin_test::count_files(e.path), 0u);
+}
+
+}  // namespace

@@ -375,6 +375,8 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
   perlin_render::render_plan r;
   try {
     r = perlin_render::resolve(o);
+    if (r.tiles_x > 0)
+      throw perlin_render::usage_error("--tiles: tiles are files; perlin render writes them");
   } catch (const perlin_render::usage_error& e) {
     throw py::value_error(e.what());
   }

@@ -137,7 +137,7 @@ void map_pixels(const render_plan& r, double lo, double hi, const float* values,
 /// The fraction of the render done when `done` of `lines` lines of frame `frame` are.
 double done_fraction(const render_plan& r, std::size_t frame, std::size_t done, std::size_t lines) {
   return (static_cast<double>(frame) + static_cast<double>(done) / static_cast<double>(lines)) /
-         static_cast<double>(std::max<std::size_t>(1, r.frames));
+         static_cast<double>(r.files());
 }
 
 /// The one banding loop: frame `frame`'s grid `g` in bands of whole lines along `axis` (rows, or

@@ -22,11 +22,13 @@ namespace {
 /// Renders needing more than this are refused before anything is allocated.
 constexpr std::uint64_t k_memory_limit = std::uint64_t{4} << 30;  // 4 GiB
 
-std::size_t parse_size_part(const std::string& text, std::size_t from, std::size_t to) {
+std::size_t parse_size_part(const std::string& text, std::size_t from, std::size_t to,
+                            const char* flag = "--size") {
   std::size_t v = 0;
   const auto [ptr, ec] = std::from_chars(text.data() + from, text.data() + to, v);
   if (from == to || ec != std::errc() || ptr != text.data() + to || v == 0 || v > 0x7FFFFFFF) {
-    throw usage_error("--size: '" + text + "' is not WxH with W and H from 1 to 2147483647");
+    throw usage_error(std::string(flag) + ": '" + text +
+                      "' is not AxB with A and B from 1 to 2147483647");
   }
   return v;
 }
@@ -99,8 +101,8 @@ void check_unused(const render_options& o, const render_plan& r,
   if (o.was_given("time-step") && (r.frames == 0 || r.loop)) {
     throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
   }
-  if (r.to_stdout && r.frames > 0)
-    throw usage_error("--output -: frames are separate files; give a file name");
+  if (r.to_stdout && (r.frames > 0 || !o.tiles.empty()))
+    throw usage_error("--output -: frames and tiles are separate files; give a file name");
 }
 
 void resolve_size(const render_options& o, render_plan& r) {
@@ -123,6 +125,21 @@ void resolve_size(const render_options& o, render_plan& r) {
     r.frames = static_cast<std::size_t>(*o.frames);
   }
   if (r.frames > 0 && r.depth > 0) throw usage_error("--frames and --depth cannot be combined");
+  if (!o.tiles.empty()) {
+    const std::size_t t = o.tiles.find('x');
+    if (t == std::string::npos) throw usage_error("--tiles: '" + o.tiles + "' is not CxR");
+    r.tiles_x = parse_size_part(o.tiles, 0, t, "--tiles");
+    r.tiles_y = parse_size_part(o.tiles, t + 1, o.tiles.size(), "--tiles");
+    if (r.tiles_x > 1024 || r.tiles_y > 1024)
+      throw usage_error("--tiles: at most 1024x1024 tiles, got " + o.tiles);
+    if (r.frames > 0 || r.depth > 0)
+      throw usage_error("--tiles: tiles are 2-D images; --frames and --depth cannot be combined");
+    if (r.width < 2 || r.height < 2)
+      throw usage_error("--tiles: tiles share an edge, so each is at least 2x2 pixels");
+    if (o.output.find("{x}") == std::string::npos || o.output.find("{y}") == std::string::npos)
+      throw usage_error(
+          "--tiles: the output names each tile with {x} and {y}, as in -o 'tile_{x}_{y}.png'");
+  }
   if (o.loop && r.frames == 0) throw usage_error("--loop needs --frames N");
   if (r.depth > 0 && r.format != file_format::npy && r.format != file_format::tiff) {
     throw usage_error("--depth: a volume is written as .npy or .tif (pages); this format is 2-D");
@@ -295,7 +312,11 @@ void check_coordinates(const render_plan& r) {
     }
   };
   // The first and last sample along x, y (and z of a volume).
-  const std::size_t last[3] = {r.width - 1, r.height - 1, r.depth > 0 ? r.depth - 1 : 0};
+  // Tiles: the last one ends at pixel (C - 1)(W - 1) + W - 1 of the whole map.
+  const std::size_t tx = std::max<std::size_t>(1, r.tiles_x),
+                    ty = std::max<std::size_t>(1, r.tiles_y);
+  const std::size_t last[3] = {tx * (r.width - 1), ty * (r.height - 1),
+                               r.depth > 0 ? r.depth - 1 : 0};
   for (std::size_t k = 0; k < (r.depth > 0 ? 3u : 2u); ++k) {
     check(r.origin[k] + static_cast<double>(r.first[k]) * r.step[k], k);
     check(r.origin[k] +
@@ -468,7 +489,10 @@ perlin::grid render_plan::frame_grid(std::size_t frame) const {
   g.origin = origin;
   g.step = step;
   g.first = first;
-  if (frames > 0 && loop) {
+  if (tiles_x > 0) {  // tile (i, j) starts at pixel (i (W - 1), j (H - 1)): shared edges
+    g.first[0] += static_cast<std::int64_t>((frame % tiles_x) * (width - 1));
+    g.first[1] += static_cast<std::int64_t>((frame / tiles_x) * (height - 1));
+  } else if (frames > 0 && loop) {
     // A circle in the two extra dimensions: frame N is frame 0 again.
     const double angle =
         2 * std::numbers::pi * static_cast<double>(frame) / static_cast<double>(frames);
@@ -485,6 +509,16 @@ perlin::grid render_plan::frame_grid(std::size_t frame) const {
 }
 
 std::string render_plan::frame_path(std::size_t frame) const {
+  if (tiles_x > 0) {
+    std::string out = output;
+    const auto put = [&](const std::string& key, std::size_t v) {
+      for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at))
+        out.replace(at, key.size(), std::to_string(v));
+    };
+    put("{x}", frame % tiles_x);
+    put("{y}", frame / tiles_x);
+    return out;
+  }
   if (frames == 0 || animated) return output;
   const int digits = std::max(4, static_cast<int>(std::to_string(frames - 1).size()));
   const std::filesystem::path p(output);

@@ -59,6 +59,7 @@ struct render_options {
   bool invert = false;
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
+  std::string tiles;                   // CxR: engine tiles that share their edges
   std::string normals = "none";        // opengl | directx: a normal map instead of the height
   std::optional<double> height_scale;  // with normals: world height per unit of noise (1)
 
@@ -128,6 +129,9 @@ struct render_plan {
   bool to_stdout = false;  // -o -
   int compression = 1;     // PNG zlib level
   bool animated = false;   // the frames go into one animated PNG (APNG) at `output`
+  /// Engine tiles: tiles_x x tiles_y files of width x height, tile (i, j) at pixel
+  /// (i (width - 1), j (height - 1)) of the whole map; 0 when there are none.
+  std::size_t tiles_x = 0, tiles_y = 0;
   unsigned fps = 24;
   /// Samples per band: a frame is evaluated (and the progress callback called) band by band.
   /// The server makes them small, so that its time budget is checked often.
@@ -137,9 +141,16 @@ struct render_plan {
 
   /// Samples per frame (width x height x max(1, depth)).
   [[nodiscard]] std::size_t samples() const noexcept;
-  /// The pixel grid of frame k (0 when there are no frames).
+  /// The files the render writes (frames, or tiles; 1 for a single image), each from
+  /// frame_grid(k) to frame_path(k).
+  [[nodiscard]] std::size_t files() const noexcept {
+    return frames > 0 ? frames : tiles_x > 0 ? tiles_x * tiles_y : 1;
+  }
+  /// The pixel grid of frame (or tile) k (0 when there are no frames); tile k is (k % tiles_x,
+  /// k / tiles_x).
   [[nodiscard]] perlin::grid frame_grid(std::size_t frame) const;
-  /// FILE, or FILE_0000.ext ... with at least 4 digits, as many as the last frame needs.
+  /// FILE, or FILE_0000.ext ... with at least 4 digits, as many as the last frame needs; for
+  /// tiles, FILE with {x} and {y} replaced by the tile's column and row.
   [[nodiscard]] std::string frame_path(std::size_t frame) const;
 };
 

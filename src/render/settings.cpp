@@ -68,6 +68,10 @@ const std::vector<render_setting>& render_settings() {
       {"time-step", false, "Without --loop: z step between frames (default: the step)"},
       {"animated", true, "With --frames: one animated PNG (APNG) instead of numbered files"},
       {"fps", false, "Frames a second of --animated (default 24)"},
+      {"tiles", false,
+       "CxR: write C x R tiles of --size WxH each, neighbours sharing their edge row and column "
+       "(tile (i, j) starts at pixel (i(W-1), j(H-1)), Unity's 2^n+1 convention); the output "
+       "names them with {x} and {y}: -o 'tile_{x}_{y}.png'"},
       {"normals", false,
        "Write the tangent-space normal map of the height instead: opengl (green up) or directx "
        "(green down), RGB PNG of --bits 8 or 16, from the analytic gradient (docs/render.md)"},
@@ -146,6 +150,8 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
       o.loop_radius = d::parse_number(n, value);
     } else if (n == "time-step") {
       o.time_step = d::parse_number(n, value);
+    } else if (n == "tiles") {
+      o.tiles = v;
     } else if (n == "normals") {
       if (v != "opengl" && v != "directx" && v != "none")
         perlin::detail::throw_invalid(n, d::quoted(v) + " is not opengl, directx or none");

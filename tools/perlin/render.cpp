@@ -137,12 +137,12 @@ int run_render(const render_command& c, CLI::App* cmd) {
   perlin::check_writable(r.frame_path(0));
   // Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
   // .npy is mostly writing).
-  const double frames = static_cast<double>(std::max<std::size_t>(1, r.frames));
+  const double frames = static_cast<double>(r.files());
   const double eval_share = r.png ? 0.7 : 0.8, encode_share = r.png ? 0.25 : 0.05;
   // Every frame stays pending until the last one is complete: an interrupted or failed
   // animation leaves no frames behind.
   std::vector<perlin::pending_file> files;
-  const std::size_t frame_count = std::max<std::size_t>(1, r.frames);
+  const std::size_t frame_count = r.files();
   if (r.animated) {
     // One APNG: each frame compressed as it comes, one pending file at the end.
     perlin::apng_writer apng(r.width, r.height, pixel_format_of(r), r.fps,

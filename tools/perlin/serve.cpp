@@ -298,6 +298,8 @@ struct rendered {
 rendered render_query(const query& q) {
   rendered out;
   out.plan = resolve(q.options);
+  if (out.plan.tiles_x > 0)
+    throw usage_error("--tiles: tiles are files; perlin render writes them");
   if (!q.download && (out.plan.width > k_preview_max || out.plan.height > k_preview_max)) {
     throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
   }
@@ -464,7 +466,7 @@ std::string page_html() {
   for (const render_setting& rs : render_settings()) {
     const std::string name(rs.name);
     if (name == "frames" || name == "loop" || name == "loop-radius" || name == "time-step" ||
-        name == "animated" || name == "fps" || name == "depth") {
+        name == "animated" || name == "fps" || name == "depth" || name == "tiles") {
       continue;
     }
     render_controls += "<label title=\"" + html_escape(std::string(rs.help)) + "\">" + name + " ";
