@@ -375,6 +375,55 @@ TEST(CliRenderValues, NormalMapsAreTheDocumentedFormulaOfTheAnalyticGradient) {
   EXPECT_FALSE(std::filesystem::exists(d.path / "x.png"));
 }
 
+TEST(CliRenderValues, PlanetsAreTheFieldOnTheSphereWithoutASeam) {
+  // docs/render.md: pixel (i, j) of W x H is the 3-D field at R (cos phi cos lambda, cos phi sin
+  // lambda, sin phi), lambda = -pi + 2 pi (i + 0.5) / W, phi = pi/2 - pi (j + 0.5) / H (the
+  // coordinates rounded to float, as the point kernel takes them).
+  const auto& r = k_presets[1];  // clouds
+  ASSERT_EQ(std::string(r.name), "clouds");
+  const perlin::field fld = field_of(r);
+  temp_dir d;
+  const std::size_t w = 96, h = 48;
+  ASSERT_EQ(run_perlin("render -q --preset clouds --size 96x48 --projection equirect --radius 3 "
+                       "-o '" +
+                       (d.path / "p.npy").string() + "'")
+                .status,
+            0);
+  const auto v = perlin_test::npy_values(d.path / "p.npy");
+  ASSERT_EQ(v.size(), w * h);
+  const double pi = std::numbers::pi;
+  double worst = 0, seam = 0, across = 0;
+  for (std::size_t j = 0; j < h; ++j) {
+    for (std::size_t i = 0; i < w; ++i) {
+      const double lambda = -pi + 2 * pi * (double(i) + 0.5) / double(w);
+      const double phi = pi / 2 - pi * (double(j) + 0.5) / double(h);
+      const double p[3] = {double(float(3 * std::cos(phi) * std::cos(lambda))),
+                           double(float(3 * std::cos(phi) * std::sin(lambda))),
+                           double(float(3 * std::sin(phi)))};
+      worst = std::max(worst, std::abs(v[j * w + i] - fld.eval<double>(p)));
+      if (i > 0) across += std::abs(v[j * w + i] - v[j * w + i - 1]);
+    }
+    seam += std::abs(v[j * w] - v[j * w + w - 1]);  // lambda = -pi + pi/W and pi - pi/W
+  }
+  EXPECT_LE(worst, perlin::value_tolerance(fld));
+  // No seam: across lambda = +-pi the values step like any two neighbouring columns.
+  EXPECT_LE(seam / double(h), 2 * across / double(h * (w - 1)));
+  // Refused: with frames, tiles or normals, an offset, a radius alone, a bad radius.
+  EXPECT_EQ(run_perlin("render -q --projection equirect --frames 2 -o '" +
+                       (d.path / "x.png").string() + "'")
+                .status,
+            2);
+  EXPECT_EQ(run_perlin("render -q --radius 2 -o '" + (d.path / "x.png").string() + "'").status, 2);
+  EXPECT_EQ(run_perlin("render -q --projection equirect --radius -1 -o '" +
+                       (d.path / "x.png").string() + "'")
+                .status,
+            2);
+  EXPECT_EQ(
+      run_perlin("render -q --projection mercator -o '" + (d.path / "x.png").string() + "'").status,
+      2);
+  EXPECT_FALSE(std::filesystem::exists(d.path / "x.png"));
+}
+
 TEST(CliRenderValues, HeightmapsNeverClipAndUseAThirdOfTheLevels) {
   // Every preset's 16-bit RAW heightmap at 1024x1024: no value lies outside the bounds it is
   // mapped with (so no sample is clamped), and the levels used span at least 30% of 0..65535.

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numbers>
 #include <span>
+#include <vector>
 
 #include "perlin/range.hpp"
 #include "presets.hpp"
@@ -44,8 +46,58 @@ perlin::bulk_options band_options(const render_plan& r, std::size_t frame_sample
 
 /// Evaluates the band `part` into `out`; for a relief also its gradient, planar in `gradient`
 /// (plane k: the partial along axis k; resized to the band).
+/// The equirectangular projection (docs/render.md): pixel (i, j) of W x H samples the 3-D field
+/// at origin + R (cos phi cos lambda, cos phi sin lambda, sin phi), lambda = -pi + 2 pi (i + 0.5)
+/// / W, phi = pi/2 - pi (j + 0.5) / H. With a gradient (a shaded relief), the surface gradient
+/// along the image's axes: east e = (-sin lambda, cos lambda, 0) for x and south -n, n =
+/// (-sin phi cos lambda, -sin phi sin lambda, cos phi), for y (rows run down).
+void evaluate_sphere(const render_plan& r, const perlin::grid& part, std::span<float> out,
+                     std::vector<float>& gradient, const perlin::bulk_options& o) {
+  const std::size_t w = part.count[0], h = part.count[1], n = w * h;
+  std::vector<float> xyz(3 * n);
+  std::vector<double> lambda(w), phi(h);
+  const double pi = std::numbers::pi;
+  for (std::size_t i = 0; i < w; ++i)
+    lambda[i] = -pi + 2 * pi * (static_cast<double>(part.first[0]) + double(i) + 0.5) /
+                          static_cast<double>(r.width);
+  for (std::size_t j = 0; j < h; ++j)
+    phi[j] = pi / 2 - pi * (static_cast<double>(part.first[1]) + double(j) + 0.5) /
+                          static_cast<double>(r.height);
+  for (std::size_t j = 0; j < h; ++j) {
+    for (std::size_t i = 0; i < w; ++i) {
+      const std::size_t k = j * w + i;
+      const double c = std::cos(phi[j]);
+      xyz[k] = static_cast<float>(r.origin[0] + r.sphere_radius * c * std::cos(lambda[i]));
+      xyz[n + k] = static_cast<float>(r.origin[1] + r.sphere_radius * c * std::sin(lambda[i]));
+      xyz[2 * n + k] = static_cast<float>(r.origin[2] + r.sphere_radius * std::sin(phi[j]));
+    }
+  }
+  perlin::point_set<float> p;
+  p.x = std::span<const float>(xyz.data(), n);
+  p.y = std::span<const float>(xyz.data() + n, n);
+  p.z = std::span<const float>(xyz.data() + 2 * n, n);
+  if (!r.with_gradient()) {
+    perlin::eval_points(r.field, p, out, o);
+    return;
+  }
+  std::vector<float> g3(3 * n);
+  perlin::eval_points_deriv(r.field, p, out, g3, o);
+  gradient.resize(2 * n);
+  for (std::size_t j = 0; j < h; ++j) {
+    for (std::size_t i = 0; i < w; ++i) {
+      const std::size_t k = j * w + i;
+      const double sl = std::sin(lambda[i]), cl = std::cos(lambda[i]);
+      const double sp = std::sin(phi[j]), cp = std::cos(phi[j]);
+      const double gx = g3[k], gy = g3[n + k], gz = g3[2 * n + k];
+      gradient[k] = static_cast<float>(-sl * gx + cl * gy);
+      gradient[n + k] = static_cast<float>(-(-sp * cl * gx - sp * sl * gy + cp * gz));
+    }
+  }
+}
+
 void evaluate_band(const render_plan& r, const perlin::grid& part, std::span<float> out,
                    std::vector<float>& gradient, const perlin::bulk_options& o) {
+  if (r.sphere_radius > 0) return evaluate_sphere(r, part, out, gradient, o);
   if (r.with_gradient()) {
     gradient.resize(part.dims * out.size());
     perlin::fill_grid_deriv(r.field, part, out, gradient, o);

@@ -312,6 +312,10 @@ void check_coordinates(const render_plan& r) {
     }
   };
   // The first and last sample along x, y (and z of a volume).
+  if (r.sphere_radius > 0) {  // the sphere around the origin
+    for (std::size_t k = 0; k < 3; ++k) check(std::abs(r.origin[k]) + r.sphere_radius, k);
+    return;
+  }
   // Tiles: the last one ends at pixel (C - 1)(W - 1) + W - 1 of the whole map.
   const std::size_t tx = std::max<std::size_t>(1, r.tiles_x),
                     ty = std::max<std::size_t>(1, r.tiles_y);
@@ -452,6 +456,20 @@ render_plan resolve(render_options o) {
   if (o.tileable) resolve_tiling(freq, r);
   r.field = perlin::make_field(r.spec);
   resolve_placement(o, r);
+  if (!o.projection.empty()) {
+    if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0 || r.normals != 0) {
+      throw usage_error(
+          "--projection: a planet is one 2-D texture; --frames, --depth, --tiles and --normals "
+          "cannot be combined with it");
+    }
+    if (!o.offset.empty()) throw usage_error("--projection: --offset crops the plane only");
+    r.sphere_radius =
+        o.radius.value_or(static_cast<double>(r.width) * r.step[0] / (2 * std::numbers::pi));
+    if (!std::isfinite(r.sphere_radius)) throw usage_error("--radius: must be finite");
+    r.dims = 3;
+  } else if (o.radius) {
+    throw usage_error("--radius needs --projection equirect");
+  }
   check_coordinates(r);
   resolve_range(o, r);
   check_memory(r);

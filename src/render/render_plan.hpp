@@ -60,6 +60,8 @@ struct render_options {
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
   std::string tiles;                   // CxR: engine tiles that share their edges
+  std::string projection;              // equirect: the field on a sphere (a planet's texture)
+  std::optional<double> radius;        // with projection: the sphere's radius in noise units
   std::string normals = "none";        // opengl | directx: a normal map instead of the height
   std::optional<double> height_scale;  // with normals: world height per unit of noise (1)
 
@@ -129,6 +131,9 @@ struct render_plan {
   bool to_stdout = false;  // -o -
   int compression = 1;     // PNG zlib level
   bool animated = false;   // the frames go into one animated PNG (APNG) at `output`
+  /// The equirectangular projection of the 3-D field on a sphere of this radius around the origin
+  /// (0: the plane).
+  double sphere_radius = 0;
   /// Engine tiles: tiles_x x tiles_y files of width x height, tile (i, j) at pixel
   /// (i (width - 1), j (height - 1)) of the whole map; 0 when there are none.
   std::size_t tiles_x = 0, tiles_y = 0;

@@ -72,6 +72,13 @@ const std::vector<render_setting>& render_settings() {
        "CxR: write C x R tiles of --size WxH each, neighbours sharing their edge row and column "
        "(tile (i, j) starts at pixel (i(W-1), j(H-1)), Unity's 2^n+1 convention); the output "
        "names them with {x} and {y}: -o 'tile_{x}_{y}.png'"},
+      {"projection", false,
+       "equirect: the 3-D field on a sphere around --origin, as a planet's equirectangular "
+       "texture (pixel (i, j) of WxH at longitude -pi + 2 pi (i + 0.5) / W, latitude "
+       "pi/2 - pi (j + 0.5) / H; docs/render.md)"},
+      {"radius", false,
+       "With --projection: the sphere's radius in noise units (default W x step / 2 pi: a pixel "
+       "on the equator is one step wide)"},
       {"normals", false,
        "Write the tangent-space normal map of the height instead: opengl (green up) or directx "
        "(green down), RGB PNG of --bits 8 or 16, from the analytic gradient (docs/render.md)"},
@@ -150,6 +157,13 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
       o.loop_radius = d::parse_number(n, value);
     } else if (n == "time-step") {
       o.time_step = d::parse_number(n, value);
+    } else if (n == "projection") {
+      if (v != "equirect" && v != "plane")
+        perlin::detail::throw_invalid(n, d::quoted(v) + " is not equirect or plane");
+      o.projection = v == "plane" ? "" : v;
+    } else if (n == "radius") {
+      o.radius = d::parse_number(n, value);
+      if (!(*o.radius > 0)) perlin::detail::throw_invalid(n, "must be > 0");
     } else if (n == "tiles") {
       o.tiles = v;
     } else if (n == "normals") {
