@@ -138,7 +138,7 @@ class Field:
         return out
 
     def grid(self, shape, origin=None, step=None, first=None, dtype=np.float32, threads=0,
-             strict=False, out=None, gradient=False):
+             strict=False, out=None, gradient=False, seeds=None):
         """The field on a uniform grid of `shape` (numpy order: (ny, nx), 1 to 4 axes); element
         [j, i] is the field at (x0 + (first_x + i) * sx, y0 + (first_y + j) * sy). `origin`,
         `step` and `first` are in x-first order, like the C++ perlin::grid; step defaults to 1/64.
@@ -147,7 +147,15 @@ class Field:
 
         gradient=True returns (values, gradient), the gradient with a last axis of D partials in
         x-first order (d/dx first), like Field.gradient: float32 from the SIMD kernel of the C++
-        fill_grid_deriv (within its stated tolerance), float64 from the exact path."""
+        fill_grid_deriv (within its stated tolerance), float64 from the exact path.
+
+        seeds=[s0, s1, ...] returns a batch of shape (B,) + shape whose slice b is, bit for bit,
+        this field with seed=seeds[b] (the same grid, any thread count): a dataset's masks or
+        augmentations from one call; out, if given, has the batch's shape. Zero-copy into torch
+        with torch.from_numpy."""
+        if seeds is not None:
+            return self._grid_batch(seeds, shape, origin, step, first, dtype, threads, strict, out,
+                                    gradient)
         if gradient:
             return self._grid_with_gradient(shape, origin, step, first, dtype, threads, strict, out)
         dt = _dtype(dtype)
@@ -158,6 +166,26 @@ class Field:
                   and out.flags.c_contiguous and out.flags.writeable):
             raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {shape}")
         (self._core._grid32 if dt == np.float32 else self._core._grid64)(g, out, _threads(threads), bool(strict))
+        return out
+
+    def _grid_batch(self, seeds, shape, origin, step, first, dtype, threads, strict, out, gradient):
+        if gradient:
+            raise ValueError("seeds: not supported with gradient=True")
+        seeds = list(seeds)
+        for s in seeds:
+            if not isinstance(s, numbers.Integral) or isinstance(s, bool) or not 0 <= s < 2**64:
+                raise ValueError(f"seeds: every seed is an integer from 0 to 2**64-1, got {s!r}")
+        dt = _dtype(dtype)
+        shape_t, g, _ = _grid_of(shape, origin, step, first)
+        batch = (len(seeds),) + shape_t
+        if out is None:
+            out = np.empty(batch, dtype=dt)
+        elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == batch
+                  and out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {batch}")
+        fill = "_grid32" if dt == np.float32 else "_grid64"
+        for b, s in enumerate(seeds):
+            getattr(self._core._with_seed(int(s)), fill)(g, out[b], _threads(threads), bool(strict))
         return out
 
     def _grid_with_gradient(self, shape, origin, step, first, dtype, threads, strict, out):

@@ -441,6 +441,14 @@ PYBIND11_MODULE(_perlin, m) {
           "recipe", [](const py_field& f) { return perlin::to_recipe(f.spec); },
           "The field's recipe: one line that names it completely (docs/recipes.md).")
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
+      .def("_with_seed",
+           [](const py_field& f, std::uint64_t seed) {
+             // The same field with another seed, through the option table's own setter.
+             py_field g{f.field, f.spec};
+             g.spec.set("seed", std::to_string(seed));
+             g.field = perlin::make_field(g.spec);
+             return g;
+           })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))
       .def("_points32", &eval_points<float>)
       .def("_points64", &eval_points<double>)

@@ -267,3 +267,25 @@ def test_grids_with_gradients():
     assert np.max(np.abs(g32 - want_g)) <= 2e-5 * amp_freq
     # the values are the plain grid's too
     assert np.allclose(f.grid((20, 30), origin=(0.5, -1.25), step=0.07), v32, atol=2e-6 * 1.875)
+
+
+def test_seed_batches_are_the_single_seeds_bit_for_bit():
+    kwargs = dict(fractal="fbm", octaves=6, frequency=0.5, period=8)
+    seeds = [0, 1, 7, 2**64 - 1]
+    f = perlin.Field(**kwargs)
+    for dtype in (np.float32, np.float64):
+        for threads in (1, 0):
+            batch = f.grid((40, 24), seeds=seeds, dtype=dtype, threads=threads, origin=(0.5, -3.0))
+            assert batch.shape == (4, 40, 24) and batch.dtype == dtype
+            for b, s in enumerate(seeds):
+                one = perlin.Field(seed=s, **kwargs).grid((40, 24), dtype=dtype, origin=(0.5, -3.0))
+                assert np.array_equal(batch[b], one), (dtype, threads, s)
+    assert not np.array_equal(batch[0], batch[1])
+    out = np.empty((2, 8, 8), np.float32)
+    assert f.grid((8, 8), seeds=[3, 4], out=out) is out
+    with pytest.raises(ValueError, match="seeds"):
+        f.grid((8, 8), seeds=[-1])
+    with pytest.raises(ValueError, match="seeds"):
+        f.grid((8, 8), seeds=[1.5])
+    with pytest.raises(ValueError, match="out"):
+        f.grid((8, 8), seeds=[1, 2], out=np.empty((3, 8, 8), np.float32))
