@@ -10,6 +10,7 @@
 #include "perlin/lattice.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
+#include "perlin/shader.hpp"
 #include "perlin/targets.hpp"
 #include "perlin/value_noise.hpp"
 #include "perlin/version.hpp"

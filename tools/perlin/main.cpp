@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   perlin_cli::add_targets_command(app, run);
   perlin_cli::add_serve_command(app, run);
   perlin_cli::add_options_command(app, run);
+  perlin_cli::add_shader_command(app, run);
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string valid;

@@ -14,5 +14,7 @@ void add_targets_command(CLI::App& app, std::function<int()>& run);
 
 /// Registers `perlin options` (the option table) and `perlin recipe` (the recipe of the options).
 void add_options_command(CLI::App& app, std::function<int()>& run);
+/// `perlin shader` (shader_command.cpp).
+void add_shader_command(CLI::App& app, std::function<int()>& run);
 
 }  // namespace perlin_cli

@@ -1,0 +1,209 @@
+// The CPU-GPU contract of perlin::shader_source (docs/gpu.md), on whatever OpenGL 4.3 the machine
+// has through EGL without a display: Mesa's llvmpipe in CI. Double shaders give the C++ double
+// path's values exactly; float shaders stay within value_tolerance of it (octave coordinates
+// below 256).
+// Skipped, with the reason, where no OpenGL 4.3 context can be made.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <gtest/gtest.h>
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perlin/perlin.hpp"
+
+namespace {
+
+/// One EGL surfaceless OpenGL 4.3 context for the whole test program.
+struct gl_context {
+  bool ok = false;
+  std::string why, renderer;
+  gl_context() {
+    EGLDisplay d =
+        eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (d == EGL_NO_DISPLAY || !eglInitialize(d, nullptr, nullptr)) {
+      why = "no EGL display (surfaceless)";
+      return;
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+      why = "EGL has no desktop OpenGL";
+      return;
+    }
+    const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
+    EGLContext c = eglCreateContext(d, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
+    if (c == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
+      why = "no OpenGL 4.3 context";
+      return;
+    }
+    renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    ok = true;
+  }
+};
+
+gl_context& context() {
+  static gl_context c;
+  return c;
+}
+
+/// Runs perlin_field of `source` at n points (dims coordinates each, interleaved) on the GPU.
+template <class T>
+std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std::vector<T>& pts,
+                          std::string& error) {
+  const bool dbl = std::is_same_v<T, double>;
+  const std::string t = dbl ? "double" : "float";
+  const std::string v = dims == 1 ? t : (dbl ? "dvec" : "vec") + std::to_string(dims);
+  std::string call = v + "(";
+  for (std::size_t k = 0; k < dims; ++k) {
+    if (k != 0) call += ", ";
+    call += "pts[" + std::to_string(dims) + " * i + " + std::to_string(k) + "]";
+  }
+  call += ")";
+  const std::string program =
+      "#version 430\nlayout(local_size_x = 64) in;\n"
+      "layout(std430, binding = 0) readonly buffer In { " +
+      t + " pts[]; };\nlayout(std430, binding = 1) writeonly buffer Out { " + t +
+      " vals[]; };\nuniform uint n;\n" + source +
+      "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  if (i >= n) "
+      "return;\n  vals[i] = perlin_field(" +
+      call + ");\n}\n";
+  const GLuint s = glCreateShader(GL_COMPUTE_SHADER);
+  const char* text = program.c_str();
+  glShaderSource(s, 1, &text, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[4096];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    error = log;
+    return {};
+  }
+  const GLuint p = glCreateProgram();
+  glAttachShader(p, s);
+  glLinkProgram(p);
+  glUseProgram(p);
+  const std::size_t n = pts.size() / dims;
+  glUniform1ui(glGetUniformLocation(p, "n"), static_cast<GLuint>(n));
+  GLuint b[2];
+  glGenBuffers(2, b);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b[0]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(T)),
+               pts.data(), GL_STATIC_DRAW);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, b[1]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(n * sizeof(T)), nullptr,
+               GL_STATIC_READ);
+  glDispatchCompute(static_cast<GLuint>((n + 63) / 64), 1, 1);
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  std::vector<T> out(n);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(T)),
+                     out.data());
+  glDeleteBuffers(2, b);
+  glDeleteProgram(p);
+  glDeleteShader(s);
+  return out;
+}
+
+/// 24 fields: every fractal kind, seeds, periods (masks and modulo), normalisation,
+/// decorrelation, a non-integer lacunarity, the rotated plane, in the dims given.
+const std::pair<const char*, std::size_t> k_fields[] = {
+    {"perlin=1", 3},
+    {"perlin=1", 2},
+    {"perlin=1", 1},
+    {"perlin=1", 4},
+    {"perlin=1&seed=42", 3},
+    {"perlin=1&seed=18446744073709551615", 2},
+    {"perlin=1&period=16", 3},
+    {"perlin=1&period=5,7", 2},
+    {"perlin=1&period=3,4,5,6", 4},
+    {"perlin=1&fractal=fbm&octaves=8", 3},
+    {"perlin=1&fractal=fbm&octaves=6&normalize=1&decorrelate=1", 2},
+    {"perlin=1&fractal=fbm&octaves=5&period=6&seed=7", 3},
+    {"perlin=1&fractal=fbm&octaves=4&lacunarity=2.5&persistence=0.6", 3},
+    {"perlin=1&fractal=turbulence&octaves=5", 3},
+    {"perlin=1&fractal=turbulence&octaves=4&seed=3", 2},
+    {"perlin=1&fractal=ridged&octaves=6", 3},
+    {"perlin=1&fractal=ridged&octaves=5&ridged-offset=0.9&ridged-gain=3", 2},
+    {"perlin=1&fractal=billow&octaves=5", 3},
+    {"perlin=1&fractal=billow&octaves=3&decorrelate=1", 4},
+    {"perlin=1&plane=rotated", 2},
+    {"perlin=1&plane=rotated&fractal=fbm&octaves=6", 3},
+    {"perlin=1&plane=rotated&fractal=ridged&octaves=4", 4},
+    {"perlin=1&frequency=0.37&fractal=fbm&octaves=3", 3},
+    {"perlin=1&fractal=fbm&octaves=7&period=12&lacunarity=3", 2},
+};
+
+/// docs/gpu.md: float shaders stay within this many times value_tolerance of the double path
+/// where the octave coordinates stay below 256 (decorrelation offsets and the rotated plane's
+/// float rotation add to the C++ float path's own error).
+constexpr double k_float_shader_factor = 16;
+
+TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsTolerance) {
+  if (!context().ok) GTEST_SKIP() << context().why;
+  RecordProperty("renderer", context().renderer);
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(-40, 40);
+  constexpr std::size_t n = 10000;
+  double worst_ratio = 0;
+  for (const auto& [recipe, dims] : k_fields) {
+    SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    std::vector<double> pd(n * dims);
+    for (auto& x : pd) x = u(rng);
+    // Double: exactly the C++ double path (== : a zero's sign is not compared).
+    std::string error;
+    const auto got = run_on_gpu(perlin::shader_source(f, {.double_precision = true, .dims = dims}),
+                                dims, pd, error);
+    ASSERT_TRUE(error.empty()) << error;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double want = f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
+      differ += got[i] != want;
+    }
+    EXPECT_EQ(differ, 0u) << "double shader values that differ from the C++ double path";
+    // Float: within the library's float tolerance of the double path, which holds where every
+    // octave coordinate stays below 256 (docs/exactness.md): the points scaled to that.
+    double top = f.fractal().frequency();
+    for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
+    const double shrink = std::min(1.0, 250.0 / (40.0 * top));
+    std::vector<float> pf(pd.size());
+    for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
+    const auto gf = run_on_gpu(perlin::shader_source(f, {.double_precision = false, .dims = dims}),
+                               dims, pf, error);
+    ASSERT_TRUE(error.empty()) << error;
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double q[4];
+      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
+      worst = std::max(worst, std::abs(gf[i] - f.eval<double>(std::span<const double>(q, dims))));
+    }
+    const double ratio = worst / perlin::value_tolerance(f);
+    worst_ratio = std::max(worst_ratio, ratio);
+    EXPECT_LE(ratio, k_float_shader_factor);
+  }
+  RecordProperty("worst float error / value_tolerance", std::to_string(worst_ratio));
+  std::printf("float shaders: worst error %.3g x value_tolerance (renderer %s)\n", worst_ratio,
+              context().renderer.c_str());
+}
+
+TEST(GpuContract, WhatShadersCannotExpressIsRefusedByName) {
+  const auto refused = [](const char* recipe) {
+    try {
+      (void)perlin::shader_source(perlin::make_field(perlin::spec_from_recipe(recipe)));
+    } catch (const perlin::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused("perlin=1&noise=value").find("value noise"), std::string::npos);
+  EXPECT_NE(refused("perlin=1&warp=basic").find("warp"), std::string::npos);
+  EXPECT_THROW((void)perlin::shader_source(perlin::field(), {.dims = 5}), perlin::invalid_argument);
+}
+
+}  // namespace

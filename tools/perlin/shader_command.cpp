@@ -1,0 +1,58 @@
+// `perlin shader`: GLSL source for the field options given (perlin::shader_source, docs/gpu.md).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "noise_flags.hpp"
+#include "perlin/field_spec.hpp"
+#include "perlin/option_table.hpp"
+#include "perlin/pending_file.hpp"
+#include "perlin/shader.hpp"
+#include "render.hpp"
+#include "render_plan.hpp"
+
+namespace perlin_cli {
+
+void add_shader_command(CLI::App& app, std::function<int()>& run) {
+  struct shader_flags {
+    field_flags field;
+    std::string lang = "glsl";
+    std::string precision = "float";
+    int dims = 3;
+    std::string output;
+  };
+  auto f = std::make_shared<shader_flags>();
+  CLI::App* cmd = app.add_subcommand(
+      "shader",
+      "Write shader code that computes the field on the GPU: perlin_field(p) (docs/gpu.md)");
+  cmd->add_option("--lang", f->lang, "Shader language: glsl")->check(CLI::IsMember({"glsl"}));
+  cmd->add_option("--precision", f->precision,
+                  "float, or double (GLSL 4.00+: bit for bit the CPU's double path)")
+      ->check(CLI::IsMember({"float", "double"}));
+  cmd->add_option("--dims", f->dims, "Coordinates perlin_field takes, 1 to 4 (default 3)")
+      ->check(CLI::Range(1, 4));
+  cmd->add_option("-o,--output", f->output, "Output file (default: standard output)");
+  add_field_options(*cmd, f->field);
+  cmd->callback([f, &run] {
+    run = [f] {
+      std::vector<std::string> warnings;
+      const perlin::field_spec spec = spec_of(f->field, warnings);
+      for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+      const perlin::field fld = perlin::make_field(spec);
+      const std::string src =
+          perlin::shader_source(fld, {.double_precision = f->precision == "double",
+                                      .dims = static_cast<std::size_t>(f->dims)});
+      const std::string text = "// recipe: " + perlin::to_recipe(spec) + "\n" + src;
+      if (f->output.empty() || f->output == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+      }
+      perlin::pending_file file(f->output);
+      file.write(text.data(), text.size());
+      file.publish();
+      return 0;
+    };
+  });
+}
+
+}  // namespace perlin_cli
