@@ -73,6 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       g.count[a] = 1 + in.u8() % (a == 0 ? 70 : 4);
       g.origin[a] = in.coord(1 << 20);
       g.step[a] = in.coord(4);
+      if (g.step[a] == 0) g.step[a] = 0.015625;  // grids refuse a step of 0 (checked elsewhere)
       g.first[a] = static_cast<std::int8_t>(in.u8());
     }
     const std::size_t n = g.size();
