@@ -178,6 +178,20 @@ std::size_t grid::size() const {
 
 namespace {
 /// A grid whose samples the field turns onto a rotated plane (2-D and 3-D grids).
+/// Values and planar partials on the double scalar path (field::eval with a gradient), rounded
+/// to T: the gradient grids' fallback, and the whole of the double one.
+template <class T>
+value_range<T> scalar_deriv_rows(const field& f, const grid& g, std::span<T> out,
+                                 std::span<T> gradient, unsigned threads) {
+  const std::size_t n = g.size();
+  scalar_rows<double>(g, threads, [&](std::size_t idx, std::span<const double> p) {
+    double grad[4];
+    out[idx] = static_cast<T>(f.eval<double>(p, std::span<double>(grad, p.size())));
+    for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = static_cast<T>(grad[k]);
+  });
+  return range_of(out.data(), out.size());
+}
+
 /// The sample kernel's plan for the grid (route_of chose the sample kernel, so it covers it).
 detail::points_plan sample_plan(const field& f, const grid& g, bool strict) {
   return *detail::make_points_plan(f, detail::sample_lattice_dims(f, g.dims), strict);
@@ -376,12 +390,7 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
     rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, gradient);
     return range_of(out.data(), out.size());
   }
-  scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
-    double grad[4];
-    out[idx] = static_cast<float>(f.eval<double>(p, std::span<double>(grad, p.size())));
-    for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = static_cast<float>(grad[k]);
-  });
-  return range_of(out.data(), out.size());
+  return scalar_deriv_rows(f, g, out, gradient, o.threads);
 }
 
 value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<double> out,
@@ -390,12 +399,7 @@ value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<dou
   const std::size_t n = g.size();
   check_out(out, n, "out");
   check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
-  scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
-    double grad[4];
-    out[idx] = f.eval<double>(p, std::span<double>(grad, p.size()));
-    for (std::size_t k = 0; k < p.size(); ++k) gradient[k * n + idx] = grad[k];
-  });
-  return range_of(out.data(), out.size());
+  return scalar_deriv_rows(f, g, out, gradient, o.threads);
 }
 
 }  // namespace perlin

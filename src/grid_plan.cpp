@@ -83,19 +83,6 @@ bool turns(const field& f, std::size_t dims) {
   return f.plane() == plane::rotated && dims >= 2 && dims <= 3;
 }
 
-/// The sample kernel (eval_points_d) for `dims` coordinates: the lattice dimensions it would
-/// hash (3 on a rotated plane), or 0 when it does not cover the field: warps, 4-D, periods that
-/// are not powers of two, value noise with the cosine interpolation.
-std::size_t sample_kernel_dims(const field& f, std::size_t dims) {
-  const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
-  if (f.warped() || lattice_dims > 3) return 0;
-  if (f.kind() == noise_kind::value &&
-      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
-    return 0;
-  }
-  return points_kernel_covers(f, lattice_dims) ? lattice_dims : 0;
-}
-
 /// The exact double rows: improved noise of kind none or fbm, aligned, not warped, 2-D or 3-D,
 /// rows of up to 65,536 samples (the plan holds 20 bytes per column and octave: a wider row
 /// would make it larger than a band of the output; those take the scalar path, same bits).
@@ -108,6 +95,19 @@ bool exact_rows_cover(const field& f, std::size_t dims, std::size_t row_length) 
 
 }  // namespace
 
+/// The sample kernel (eval_points_d) for `dims` coordinates: the lattice dimensions it would
+/// hash (3 on a rotated plane), or 0 when it does not cover the field: warps, 4-D, periods that
+/// are not powers of two, value noise with the cosine interpolation.
+std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
+  const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
+  if (f.warped() || lattice_dims > 3) return 0;
+  if (f.kind() == noise_kind::value &&
+      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
+    return 0;
+  }
+  return points_kernel_covers(f, lattice_dims) ? lattice_dims : 0;
+}
+
 detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
                                     std::size_t row_length) {
   switch (call) {
@@ -116,7 +116,8 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
       // lattice coordinates in double, the noise in SIMD float); warped fields take the double
       // path.
       if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) {
-        return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+        return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
+                                                         : bulk_route::scalar;
       }
       return bulk_route::row_kernel;
     case bulk_call::grid_double:
@@ -125,14 +126,16 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
         return bulk_route::plain_scalar;
       return bulk_route::scalar;
     case bulk_call::grid_deriv_float:
-      return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+      return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
+                                                       : bulk_route::scalar;
     case bulk_call::points_float:
       if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) return bulk_route::scalar;
       return points_kernel_covers(f, dims) ? bulk_route::point_kernel : bulk_route::scalar;
     case bulk_call::points_deriv_float:
       // Points are not turned here (a rotated field's points take the scalar path).
       if (turns(f, dims)) return bulk_route::scalar;
-      return sample_kernel_dims(f, dims) != 0 ? bulk_route::sample_kernel : bulk_route::scalar;
+      return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
+                                                       : bulk_route::scalar;
     case bulk_call::grid_deriv_double:
     case bulk_call::points_double:
     case bulk_call::points_deriv_double:
@@ -157,10 +160,6 @@ const char* detail::route_name(bulk_route r) noexcept {
       break;
   }
   return "scalar";
-}
-
-std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
-  return sample_kernel_dims(f, dims);
 }
 
 // The doubles of the plan come from the scalar path's own code: plain_octave's q, split_axis, fade.

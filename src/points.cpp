@@ -121,24 +121,19 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
   if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
-  auto plan =
-      detail::route_of(f, detail::bulk_call::points_float, dims) == detail::bulk_route::point_kernel
-          ? detail::make_points_plan(f, dims, o.strict)
-          : std::optional<detail::points_plan>();
-  if (plan) {
-    plan->coord[0] = p.x.data();
-    plan->coord[1] = p.y.data();
-    plan->coord[2] = p.z.data();
-  }
-  if (!plan) {
+  if (detail::route_of(f, detail::bulk_call::points_float, dims) !=
+      detail::bulk_route::point_kernel) {
     // Periods that are not powers of two, rotated or warped fields: the double scalar path,
     // rounded.
     return scalar_points(f, p, dims, out, {}, o.threads);
   }
+  detail::points_plan plan = *detail::make_points_plan(f, dims, o.strict);
+  plan.coord[0] = p.x.data();
+  plan.coord[1] = p.y.data();
+  plan.coord[2] = p.z.data();
   const detail::kernels& k = detail::active_kernels();
-  detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
-    k.eval_points(*plan, b, e, out.data() + b);
-  });
+  detail::parallel_for(
+      n, threads, [&](std::size_t b, std::size_t e) { k.eval_points(plan, b, e, out.data() + b); });
 }
 
 void eval_points(const field& f, const point_set<double>& p, std::span<double> out,

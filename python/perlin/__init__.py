@@ -40,6 +40,16 @@ def _dtype(dtype):
     return dt
 
 
+def _out_array(out, shape, dt):
+    """`out` checked for a grid of `shape` (a new array when None)."""
+    if out is None:
+        return np.empty(shape, dtype=dt)
+    if not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == shape
+            and out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {shape}")
+    return out
+
+
 def _coordinates(coords, dtype):
     """Broadcast 1 to 4 coordinate arguments to one shape; C-contiguous copies only if needed."""
     if not 1 <= len(coords) <= 4:
@@ -160,11 +170,7 @@ class Field:
             return self._grid_with_gradient(shape, origin, step, first, dtype, threads, strict, out)
         dt = _dtype(dtype)
         shape, g, _ = _grid_of(shape, origin, step, first)
-        if out is None:
-            out = np.empty(shape, dtype=dt)
-        elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == shape
-                  and out.flags.c_contiguous and out.flags.writeable):
-            raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {shape}")
+        out = _out_array(out, shape, dt)
         (self._core._grid32 if dt == np.float32 else self._core._grid64)(g, out, _threads(threads), bool(strict))
         return out
 
@@ -178,11 +184,7 @@ class Field:
         dt = _dtype(dtype)
         shape_t, g, _ = _grid_of(shape, origin, step, first)
         batch = (len(seeds),) + shape_t
-        if out is None:
-            out = np.empty(batch, dtype=dt)
-        elif not (isinstance(out, np.ndarray) and out.dtype == dt and out.shape == batch
-                  and out.flags.c_contiguous and out.flags.writeable):
-            raise ValueError(f"out: must be a writeable C-contiguous {dt} array of shape {batch}")
+        out = _out_array(out, batch, dt)
         fill = "_grid32" if dt == np.float32 else "_grid64"
         for b, s in enumerate(seeds):
             getattr(self._core._with_seed(int(s)), fill)(g, out[b], _threads(threads), bool(strict))

@@ -55,21 +55,27 @@ void evaluate_sphere(const render_plan& r, const perlin::grid& part, std::span<f
                      std::vector<float>& gradient, const perlin::bulk_options& o) {
   const std::size_t w = part.count[0], h = part.count[1], n = w * h;
   std::vector<float> xyz(3 * n);
-  std::vector<double> lambda(w), phi(h);
+  // The sines and cosines once per column (lambda) and per row (phi).
+  std::vector<double> sl(w), cl(w), sp(h), cp(h);
   const double pi = std::numbers::pi;
-  for (std::size_t i = 0; i < w; ++i)
-    lambda[i] = -pi + 2 * pi * (static_cast<double>(part.first[0]) + double(i) + 0.5) /
-                          static_cast<double>(r.width);
-  for (std::size_t j = 0; j < h; ++j)
-    phi[j] = pi / 2 - pi * (static_cast<double>(part.first[1]) + double(j) + 0.5) /
-                          static_cast<double>(r.height);
+  for (std::size_t i = 0; i < w; ++i) {
+    const double lambda = -pi + 2 * pi * (static_cast<double>(part.first[0]) + double(i) + 0.5) /
+                                    static_cast<double>(r.width);
+    sl[i] = std::sin(lambda);
+    cl[i] = std::cos(lambda);
+  }
+  for (std::size_t j = 0; j < h; ++j) {
+    const double phi = pi / 2 - pi * (static_cast<double>(part.first[1]) + double(j) + 0.5) /
+                                    static_cast<double>(r.height);
+    sp[j] = std::sin(phi);
+    cp[j] = std::cos(phi);
+  }
   for (std::size_t j = 0; j < h; ++j) {
     for (std::size_t i = 0; i < w; ++i) {
       const std::size_t k = j * w + i;
-      const double c = std::cos(phi[j]);
-      xyz[k] = static_cast<float>(r.origin[0] + r.sphere_radius * c * std::cos(lambda[i]));
-      xyz[n + k] = static_cast<float>(r.origin[1] + r.sphere_radius * c * std::sin(lambda[i]));
-      xyz[2 * n + k] = static_cast<float>(r.origin[2] + r.sphere_radius * std::sin(phi[j]));
+      xyz[k] = static_cast<float>(r.origin[0] + r.sphere_radius * cp[j] * cl[i]);
+      xyz[n + k] = static_cast<float>(r.origin[1] + r.sphere_radius * cp[j] * sl[i]);
+      xyz[2 * n + k] = static_cast<float>(r.origin[2] + r.sphere_radius * sp[j]);
     }
   }
   perlin::point_set<float> p;
@@ -86,11 +92,10 @@ void evaluate_sphere(const render_plan& r, const perlin::grid& part, std::span<f
   for (std::size_t j = 0; j < h; ++j) {
     for (std::size_t i = 0; i < w; ++i) {
       const std::size_t k = j * w + i;
-      const double sl = std::sin(lambda[i]), cl = std::cos(lambda[i]);
-      const double sp = std::sin(phi[j]), cp = std::cos(phi[j]);
       const double gx = g3[k], gy = g3[n + k], gz = g3[2 * n + k];
-      gradient[k] = static_cast<float>(-sl * gx + cl * gy);
-      gradient[n + k] = static_cast<float>(-(-sp * cl * gx - sp * sl * gy + cp * gz));
+      gradient[k] = static_cast<float>(-sl[i] * gx + cl[i] * gy);
+      gradient[n + k] =
+          static_cast<float>(-(-sp[j] * cl[i] * gx - sp[j] * sl[i] * gy + cp[j] * gz));
     }
   }
 }

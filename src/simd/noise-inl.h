@@ -133,6 +133,18 @@ HWY_INLINE VI high16(VI q) { return hn::ShiftRight<16>(q); }
 /// Hashes the 2^D corners (D <= 3) into h[0 .. 2^D): the gather kernels' first half. `a0`/`a1`
 /// are p[x0] and p[x1] (the first level of the hash). With Pairs (every upper index is the lower
 /// one plus 1, modulo 256), one gather of a pair table fetches both corners along y, and along z.
+/// The hashes of the four (x, y) corner columns from a pair table (hash_tables::pairs): one
+/// gather per x corner fetches both y corners (low and high 16 bits).
+HWY_INLINE void gather_pairs(const std::int32_t* pairs, VI a0, VI a1, VI y0, VI* h) {
+  const DI di;
+  const VI q0 = hn::GatherIndex(di, pairs, hn::Add(a0, y0));
+  const VI q1 = hn::GatherIndex(di, pairs, hn::Add(a1, y0));
+  h[0] = low16(q0);
+  h[2] = high16(q0);
+  h[1] = low16(q1);
+  h[3] = high16(q1);
+}
+
 template <int D, bool Pairs>
 HWY_INLINE void hash_corners_v(const hash_tables& tb, VI a0, VI a1, const lanes_axis& y,
                                const lanes_axis& z, VI* h) {
@@ -144,12 +156,7 @@ HWY_INLINE void hash_corners_v(const hash_tables& tb, VI a0, VI a1, const lanes_
     h[1] = hn::GatherIndex(di, tb.perm_z0.data(), a1);
   } else if constexpr (D == 2) {
     if constexpr (Pairs) {
-      const VI q0 = hn::GatherIndex(di, tb.pairs_z0.data(), hn::Add(a0, y.i0));
-      const VI q1 = hn::GatherIndex(di, tb.pairs_z0.data(), hn::Add(a1, y.i0));
-      h[0] = low16(q0);
-      h[2] = high16(q0);
-      h[1] = low16(q1);
-      h[3] = high16(q1);
+      gather_pairs(tb.pairs_z0.data(), a0, a1, y.i0, h);
     } else {
       h[0] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a0, y.i0));
       h[1] = hn::GatherIndex(di, tb.perm_z0.data(), hn::Add(a1, y.i0));
@@ -158,12 +165,7 @@ HWY_INLINE void hash_corners_v(const hash_tables& tb, VI a0, VI a1, const lanes_
     }
   } else {
     if constexpr (Pairs) {
-      const VI q0 = hn::GatherIndex(di, tb.pairs.data(), hn::Add(a0, y.i0));
-      const VI q1 = hn::GatherIndex(di, tb.pairs.data(), hn::Add(a1, y.i0));
-      h[0] = low16(q0);
-      h[2] = high16(q0);
-      h[1] = low16(q1);
-      h[3] = high16(q1);
+      gather_pairs(tb.pairs.data(), a0, a1, y.i0, h);
       for (int j = 0; j < 4; ++j) {
         const VI q = hn::GatherIndex(di, tb.pairs.data(), hn::Add(h[j], z.i0));
         h[j] = low16(q);

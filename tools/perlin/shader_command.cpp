@@ -4,6 +4,7 @@
 #include <string>
 
 #include "noise_flags.hpp"
+#include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/pending_file.hpp"
@@ -44,7 +45,9 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
                                       .dims = static_cast<std::size_t>(f->dims)});
       const std::string text = "// recipe: " + perlin::to_recipe(spec) + "\n" + src;
       if (f->output.empty() || f->output == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        // main checks the last flush and the stream's error state.
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+          throw perlin::io_error("cannot write to standard output");
         return 0;
       }
       perlin::pending_file file(f->output);
