@@ -45,36 +45,44 @@ struct points {
   std::vector<float> x, y, z;
 };
 
-/// 2^20 points uniform in [-1000, 1000]^3, the same for every implementation.
-const points& scattered() {
-  static const points p = [] {
-    points q;
-    std::mt19937_64 rng(2002);  // the sequence of mt19937_64 is fixed by the standard
-    const auto uniform = [&] {
-      return static_cast<float>(-1000.0 + 2000.0 * static_cast<double>(rng() >> 11) * 0x1p-53);
-    };
-    const std::size_t n = std::size_t{1} << 20;
-    q.x.resize(n);
-    q.y.resize(n);
-    q.z.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      q.x[i] = uniform();
-      q.y[i] = uniform();
-      q.z[i] = uniform();
-    }
-    return q;
-  }();
-  return p;
+/// 2^20 points uniform in [lo, hi)^3, the same for every implementation.
+points uniform_points(double lo, double hi) {
+  points q;
+  std::mt19937_64 rng(2002);  // the sequence of mt19937_64 is fixed by the standard
+  const auto uniform = [&] {
+    return static_cast<float>(lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1p-53);
+  };
+  const std::size_t n = std::size_t{1} << 20;
+  q.x.resize(n);
+  q.y.resize(n);
+  q.z.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    q.x[i] = uniform();
+    q.y[i] = uniform();
+    q.z[i] = uniform();
+  }
+  return q;
+}
+
+/// The two coordinate ranges of the point workloads: mixed signs (points3d), where a floor's
+/// branch is unpredictable, and one sign (points3d_pos), where it is not.
+const points& scattered(bool positive) {
+  static const points mixed = uniform_points(-1000, 1000);
+  static const points pos = uniform_points(0, 256);
+  return positive ? pos : mixed;
 }
 
 struct workload {
-  std::size_t nx, ny, nz;
+  std::size_t dims;
+  std::size_t n[4];  // samples along x, y, z, w (1 past dims)
   float step;
   int octaves;
+  std::size_t size() const { return n[0] * n[1] * n[2] * n[3]; }
 };
-constexpr workload k_grid2d{2048, 2048, 1, 1.0f / 64, 1};
-constexpr workload k_grid3d{128, 128, 128, 1.0f / 32, 1};
-constexpr workload k_fbm2d{1024, 1024, 1, 1.0f / 64, 8};
+constexpr workload k_grid2d{2, {2048, 2048, 1, 1}, 1.0f / 64, 1};
+constexpr workload k_grid3d{3, {128, 128, 128, 1}, 1.0f / 32, 1};
+constexpr workload k_fbm2d{2, {1024, 1024, 1, 1}, 1.0f / 64, 8};
+constexpr workload k_grid4d{4, {32, 32, 32, 32}, 1.0f / 8, 1};
 
 perlin::field field_for(const workload& w) {
   if (w.octaves == 1) return perlin::field();
@@ -92,17 +100,19 @@ void finish(benchmark::State& state, std::size_t samples, const std::vector<floa
                           static_cast<std::int64_t>(samples));
 }
 
-/// A loop over the grid calling f(x, y, z) per sample, in x-fastest order.
+/// A loop over the grid calling f(x, y, z, w) per sample, in x-fastest order.
 template <class F>
 void grid_loop(benchmark::State& state, const workload& w, F&& f) {
-  std::vector<float> out(w.nx * w.ny * w.nz);
+  std::vector<float> out(w.size());
   for (auto _ : state) {
     std::size_t i = 0;
-    for (std::size_t k = 0; k < w.nz; ++k) {
-      for (std::size_t j = 0; j < w.ny; ++j) {
-        for (std::size_t c = 0; c < w.nx; ++c) {
-          out[i++] = f(static_cast<float>(c) * w.step, static_cast<float>(j) * w.step,
-                       static_cast<float>(k) * w.step);
+    for (std::size_t l = 0; l < w.n[3]; ++l) {
+      for (std::size_t k = 0; k < w.n[2]; ++k) {
+        for (std::size_t j = 0; j < w.n[1]; ++j) {
+          for (std::size_t c = 0; c < w.n[0]; ++c) {
+            out[i++] = f(static_cast<float>(c) * w.step, static_cast<float>(j) * w.step,
+                         static_cast<float>(k) * w.step, static_cast<float>(l) * w.step);
+          }
         }
       }
     }
@@ -114,9 +124,9 @@ void grid_loop(benchmark::State& state, const workload& w, F&& f) {
 void grid_bulk(benchmark::State& state, const workload& w, unsigned threads) {
   const perlin::field f = field_for(w);
   perlin::grid g;
-  g.dims = w.nz == 1 ? 2 : 3;
-  g.count = {w.nx, w.ny, w.nz, 1};
-  g.step = {w.step, w.step, w.step, 1};
+  g.dims = w.dims;
+  g.count = {w.n[0], w.n[1], w.n[2], w.n[3]};
+  g.step = {w.step, w.step, w.step, w.step};
   std::vector<float> out(g.size());
   for (auto _ : state) {
     perlin::fill_grid(f, g, out, {.threads = threads});
@@ -125,48 +135,56 @@ void grid_bulk(benchmark::State& state, const workload& w, unsigned threads) {
   finish(state, out.size(), out);
 }
 
+/// The workload `name` by perlin's single calls, its bulk call on one thread and on every core,
+/// and the peers that have it (stb_perlin and libnoise up to 3-D, glm up to 4-D).
 void register_grid(const std::string& name, const workload& w) {
   const bool fbm = w.octaves > 1;
-  const bool three = w.nz > 1;
-  benchmark::RegisterBenchmark(
-      (name + "/perlin_scalar").c_str(), [w, fbm, three](benchmark::State& s) {
-        const perlin::improved_noise n;
-        perlin::fractal fr;
-        fr.set_kind(perlin::fractal_kind::fbm).set_octaves(w.octaves);
-        if (fbm) {
-          grid_loop(s, w, [&](float x, float y, float) {
-            return static_cast<float>(perlin::field(n, fr)(x, y));
-          });
-        } else if (three) {
-          grid_loop(s, w, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
-        } else {
-          grid_loop(s, w, [&](float x, float y, float) { return n.noise2d(x, y); });
-        }
+  benchmark::RegisterBenchmark((name + "/perlin_scalar").c_str(), [w, fbm](benchmark::State& s) {
+    const perlin::improved_noise n;
+    perlin::fractal fr;
+    fr.set_kind(perlin::fractal_kind::fbm).set_octaves(w.octaves);
+    if (fbm) {
+      grid_loop(s, w, [&](float x, float y, float, float) {
+        return static_cast<float>(perlin::field(n, fr)(x, y));
       });
+    } else if (w.dims == 4) {
+      grid_loop(s, w, [&](float x, float y, float z, float t) { return n.noise4d(x, y, z, t); });
+    } else if (w.dims == 3) {
+      grid_loop(s, w, [&](float x, float y, float z, float) { return n.noise3d(x, y, z); });
+    } else {
+      grid_loop(s, w, [&](float x, float y, float, float) { return n.noise2d(x, y); });
+    }
+  });
   benchmark::RegisterBenchmark((name + "/perlin").c_str(),
                                [w](benchmark::State& s) { grid_bulk(s, w, 1); });
   benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [w](benchmark::State& s) {
     grid_bulk(s, w, 0);
   })->UseRealTime();
-  benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
-    if (fbm) {
-      grid_loop(s, w, [&](float x, float y, float) {
-        return stb_fbm3(x, y, 0.0f, 2.0f, 0.5f, w.octaves);
+  if (w.dims <= 3) {
+    benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
+      if (fbm) {
+        grid_loop(s, w, [&](float x, float y, float, float) {
+          return stb_fbm3(x, y, 0.0f, 2.0f, 0.5f, w.octaves);
+        });
+      } else {
+        grid_loop(s, w, [](float x, float y, float z, float) { return stb_noise3(x, y, z); });
+      }
+    });
+    benchmark::RegisterBenchmark((name + "/libnoise").c_str(), [w](benchmark::State& s) {
+      const peers::libnoise_perlin m(w.octaves);
+      grid_loop(s, w, [&](float x, float y, float z, float) {
+        return static_cast<float>(m.get(x, y, z));
       });
-    } else {
-      grid_loop(s, w, [](float x, float y, float z) { return stb_noise3(x, y, z); });
-    }
-  });
-  benchmark::RegisterBenchmark((name + "/libnoise").c_str(), [w](benchmark::State& s) {
-    const peers::libnoise_perlin m(w.octaves);
-    grid_loop(s, w, [&](float x, float y, float z) { return static_cast<float>(m.get(x, y, z)); });
-  });
-  benchmark::RegisterBenchmark((name + "/glm").c_str(), [w, three](benchmark::State& s) {
-    grid_loop(s, w, [&](float x, float y, float z) {
+    });
+  }
+  benchmark::RegisterBenchmark((name + "/glm").c_str(), [w](benchmark::State& s) {
+    grid_loop(s, w, [&](float x, float y, float z, float t) {
       float total = 0, amp = 1, freq = 1;
       for (int o = 0; o < w.octaves; ++o) {
-        total += amp * (three ? glm_noise3(x * freq, y * freq, z * freq)
-                              : glm_noise2(x * freq, y * freq));
+        const float n = w.dims == 4   ? glm_noise4(x * freq, y * freq, z * freq, t * freq)
+                        : w.dims == 3 ? glm_noise3(x * freq, y * freq, z * freq)
+                                      : glm_noise2(x * freq, y * freq);
+        total += amp * n;
         amp *= 0.5f;
         freq *= 2.0f;
       }
@@ -175,9 +193,27 @@ void register_grid(const std::string& name, const workload& w) {
   });
 }
 
+/// Every grid workload: the classic ones, coarse steps (one to four samples per cell, as games
+/// sample), 4-D at four steps, and small grids (chunks), where a call's fixed cost shows.
+void register_grids() {
+  register_grid("grid2d", k_grid2d);
+  register_grid("grid2d_s4", {2, {2048, 2048, 1, 1}, 1.0f / 4, 1});
+  register_grid("grid2d_s2", {2, {2048, 2048, 1, 1}, 1.0f / 2, 1});
+  register_grid("grid3d", k_grid3d);
+  register_grid("grid3d_s4", {3, {128, 128, 128, 1}, 1.0f / 4, 1});
+  register_grid("grid3d_s2", {3, {128, 128, 128, 1}, 1.0f / 2, 1});
+  register_grid("fbm2d", k_fbm2d);
+  register_grid("grid4d", k_grid4d);
+  register_grid("grid4d_s2", {4, {32, 32, 32, 32}, 1.0f / 2, 1});
+  register_grid("grid4d_s4", {4, {32, 32, 32, 32}, 1.0f / 4, 1});
+  register_grid("grid4d_s32", {4, {32, 32, 32, 32}, 1.0f / 32, 1});
+  register_grid("small2d", {2, {64, 64, 1, 1}, 1.0f / 16, 1});
+  register_grid("small3d", {3, {16, 16, 16, 1}, 1.0f / 4, 1});
+}
+
 template <class F>
-void points_loop(benchmark::State& state, F&& f) {
-  const points& p = scattered();
+void points_loop(benchmark::State& state, bool positive, F&& f) {
+  const points& p = scattered(positive);
   std::vector<float> out(p.x.size());
   for (auto _ : state) {
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = f(p.x[i], p.y[i], p.z[i]);
@@ -186,8 +222,8 @@ void points_loop(benchmark::State& state, F&& f) {
   finish(state, out.size(), out);
 }
 
-void points_bulk(benchmark::State& state, unsigned threads) {
-  const points& p = scattered();
+void points_bulk(benchmark::State& state, bool positive, unsigned threads) {
+  const points& p = scattered(positive);
   const perlin::field f;
   std::vector<float> out(p.x.size());
   for (auto _ : state) {
@@ -197,25 +233,32 @@ void points_bulk(benchmark::State& state, unsigned threads) {
   finish(state, out.size(), out);
 }
 
+/// points3d: 2^20 points in [-1000, 1000)^3; points3d_pos: in [0, 256)^3.
 void register_points() {
-  benchmark::RegisterBenchmark("points3d/perlin_scalar", [](benchmark::State& s) {
-    const perlin::improved_noise n;
-    points_loop(s, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
-  });
-  benchmark::RegisterBenchmark("points3d/perlin", [](benchmark::State& s) { points_bulk(s, 1); });
-  benchmark::RegisterBenchmark("points3d/perlin_mt", [](benchmark::State& s) {
-    points_bulk(s, 0);
-  })->UseRealTime();
-  benchmark::RegisterBenchmark("points3d/stb_perlin", [](benchmark::State& s) {
-    points_loop(s, [](float x, float y, float z) { return stb_noise3(x, y, z); });
-  });
-  benchmark::RegisterBenchmark("points3d/libnoise", [](benchmark::State& s) {
-    const peers::libnoise_perlin m(1);
-    points_loop(s, [&](float x, float y, float z) { return static_cast<float>(m.get(x, y, z)); });
-  });
-  benchmark::RegisterBenchmark("points3d/glm", [](benchmark::State& s) {
-    points_loop(s, [](float x, float y, float z) { return glm_noise3(x, y, z); });
-  });
+  for (const bool positive : {false, true}) {
+    const std::string name = positive ? "points3d_pos" : "points3d";
+    benchmark::RegisterBenchmark(
+        (name + "/perlin_scalar").c_str(), [positive](benchmark::State& s) {
+          const perlin::improved_noise n;
+          points_loop(s, positive, [&](float x, float y, float z) { return n.noise3d(x, y, z); });
+        });
+    benchmark::RegisterBenchmark((name + "/perlin").c_str(),
+                                 [positive](benchmark::State& s) { points_bulk(s, positive, 1); });
+    benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [positive](benchmark::State& s) {
+      points_bulk(s, positive, 0);
+    })->UseRealTime();
+    benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [positive](benchmark::State& s) {
+      points_loop(s, positive, [](float x, float y, float z) { return stb_noise3(x, y, z); });
+    });
+    benchmark::RegisterBenchmark((name + "/libnoise").c_str(), [positive](benchmark::State& s) {
+      const peers::libnoise_perlin m(1);
+      points_loop(s, positive,
+                  [&](float x, float y, float z) { return static_cast<float>(m.get(x, y, z)); });
+    });
+    benchmark::RegisterBenchmark((name + "/glm").c_str(), [positive](benchmark::State& s) {
+      points_loop(s, positive, [](float x, float y, float z) { return glm_noise3(x, y, z); });
+    });
+  }
 }
 
 /// A plain perlin grid of `dims` axes of `n` samples with step `step`.
@@ -229,12 +272,12 @@ perlin::grid cube(std::size_t dims, std::size_t n, double step) {
   return g;
 }
 
-/// The workloads that ran on the scalar path before: the gradient of a 2-D map (shaded relief),
-/// 4-D grids (looping animations) and double grids. Rows: perlin's single calls, its bulk call
+/// The workloads that ran on the scalar path before: the gradient of a 2-D map (shaded relief)
+/// and double grids. Rows: perlin's single calls, its bulk call
 /// on one thread and on every core, and the peers that have the workload.
 void register_scalar_era() {
-  constexpr std::size_t n2 = 1024, n4 = 32;
-  constexpr double step2 = 1.0 / 64, step4 = 1.0 / 8;
+  constexpr std::size_t n2 = 1024;
+  constexpr double step2 = 1.0 / 64;
   // grid2d_deriv: value and gradient of improved noise over a 1024x1024 map.
   benchmark::RegisterBenchmark("grid2d_deriv/perlin_scalar", [](benchmark::State& s) {
     const perlin::improved_noise n;
@@ -267,41 +310,6 @@ void register_scalar_era() {
           }
           finish(s, g.size(), out);
         });
-    if (threads == 0) b->UseRealTime();
-  }
-  // grid4d: improved noise on a 32^4 grid, x fastest.
-  const auto grid4_loop = [](benchmark::State& s, auto&& noise) {
-    std::vector<float> out(n4 * n4 * n4 * n4);
-    const float st = static_cast<float>(step4);
-    for (auto _ : s) {
-      std::size_t at = 0;
-      for (std::size_t l = 0; l < n4; ++l)
-        for (std::size_t k = 0; k < n4; ++k)
-          for (std::size_t j = 0; j < n4; ++j)
-            for (std::size_t i = 0; i < n4; ++i)
-              out[at++] = noise(float(i) * st, float(j) * st, float(k) * st, float(l) * st);
-      benchmark::DoNotOptimize(out.data());
-    }
-    finish(s, out.size(), out);
-  };
-  benchmark::RegisterBenchmark("grid4d/perlin_scalar", [grid4_loop](benchmark::State& s) {
-    const perlin::improved_noise n;
-    grid4_loop(s, [&](float x, float y, float z, float w) { return n.noise4d(x, y, z, w); });
-  });
-  benchmark::RegisterBenchmark("grid4d/glm",
-                               [grid4_loop](benchmark::State& s) { grid4_loop(s, glm_noise4); });
-  for (const unsigned threads : {1u, 0u}) {
-    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "grid4d/perlin" : "grid4d/perlin_mt",
-                                           [threads](benchmark::State& s) {
-                                             const perlin::field f;
-                                             const perlin::grid g = cube(4, n4, step4);
-                                             std::vector<float> out(g.size());
-                                             for (auto _ : s) {
-                                               perlin::fill_grid(f, g, out, {.threads = threads});
-                                               benchmark::DoNotOptimize(out.data());
-                                             }
-                                             finish(s, g.size(), out);
-                                           });
     if (threads == 0) b->UseRealTime();
   }
   // grid2d_double: improved noise in double precision over a 1024x1024 map.
@@ -369,9 +377,7 @@ int main(int argc, char** argv) {
   }
   argc = kept;
   register_points();
-  register_grid("grid2d", k_grid2d);
-  register_grid("grid3d", k_grid3d);
-  register_grid("fbm2d", k_fbm2d);
+  register_grids();
   register_scalar_era();
   benchmark::AddCustomContext("perlin_simd_target", perlin::active_target());
   benchmark::Initialize(&argc, argv);

@@ -102,6 +102,53 @@ HWY_INLINE void gradient_components(VI h, VF* g) {
 #endif
 }
 
+/// The 32 gradients of 4-D improved noise (k_grad4) by component: [k][h] as floats, and as
+/// bytes component + 1 in two 16-entry halves (h < 16, h >= 16) for byte shuffles.
+struct gradient4_tables {
+  alignas(64) float f[4][32];
+  alignas(16) std::uint8_t b[4][2][16];
+};
+constexpr gradient4_tables k_gradients4 = [] {
+  gradient4_tables t{};
+  for (int k = 0; k < 4; ++k) {
+    for (int h = 0; h < 32; ++h) {
+      t.f[k][h] = static_cast<float>(k_grad4[h][k]);
+      t.b[k][h >> 4][h & 15] = static_cast<std::uint8_t>(k_grad4[h][k] + 1);
+    }
+  }
+  return t;
+}();
+
+/// The four components of the 4-D gradients of the hashes h (k_grad4[h & 31]): a two-register
+/// permute per component on AVX-512, else two byte shuffles of 16-byte tables and a select on
+/// bit 4.
+HWY_INLINE void gradient4_components(VI h, VF* g) {
+  const DF df;
+  const DI di;
+  const VI h31 = hn::And(h, hn::Set(di, 31));
+#if HWY_TARGET == HWY_SCALAR
+  for (int k = 0; k < 4; ++k) g[k] = hn::GatherIndex(df, k_gradients4.f[k], h31);
+#elif HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  for (int k = 0; k < 4; ++k) {
+    g[k] = VF{_mm512_permutex2var_ps(_mm512_load_ps(k_gradients4.f[k]), h31.raw,
+                                     _mm512_load_ps(k_gradients4.f[k] + 16))};
+  }
+#else
+  const hn::Repartition<std::uint8_t, DF> d8;
+  const auto from = hn::BitCast(
+      d8, hn::Or(hn::And(h, hn::Set(di, 15)), hn::Set(di, static_cast<std::int32_t>(0x80808000u))));
+  const auto upper = hn::RebindMask(df, hn::Ne(hn::And(h, hn::Set(di, 16)), hn::Zero(di)));
+  const VF one = hn::Set(df, 1.0f);
+  for (int k = 0; k < 4; ++k) {
+    const auto lo = hn::TableLookupBytesOr0(hn::LoadDup128(d8, k_gradients4.b[k][0]), from);
+    const auto hi = hn::TableLookupBytesOr0(hn::LoadDup128(d8, k_gradients4.b[k][1]), from);
+    const VF glo = hn::ConvertTo(df, hn::BitCast(di, lo));
+    const VF ghi = hn::ConvertTo(df, hn::BitCast(di, hi));
+    g[k] = hn::Sub(hn::IfThenElse(upper, ghi, glo), one);
+  }
+#endif
+}
+
 /// The dot product of the gradient components g with (x, y, z), over the first Dims axes:
 /// gx x + gy y + gz z, in that order. The products are exact (components are -1, 0, 1), so a
 /// fused multiply-add gives the same bits as separate ones: every target, strict or not, agrees.

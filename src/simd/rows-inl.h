@@ -37,194 +37,184 @@ inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_
   for (int a = 1; a < g.dims; ++a) ax[a] = o.axis[a][idx[a]];
 }
 
-/// The four coefficients of every cell the row touches (scalar, double, then rounded).
+/// The cell method's coefficients, computed across rows. For improved noise, with weights
+/// w and offsets r per axis, the noise inside an x cell of a row is
+///   lerp(t(x), A0 + B0 fx, A1 + B1 (fx - 1)),
+///   A_xb = sum over the y corners yb of w_yb (C_xb,yb + Gy_xb,yb r_yb),  B_xb = sum w_yb Gx_xb,yb,
+/// where, per lattice point (x side xb, y index iy) and summed over the corners m of the other
+/// axes (z, w), C = sum w_m (gz r_z,m + gw r_w,m), Gx = sum w_m gx, Gy = sum w_m gy. C, Gx and
+/// Gy depend on the row only through the lattice index iy and the plane (the sample indices
+/// along z and w), so they are hashed once per lattice index of a plane and shared by every row
+/// of it: a cell along y reuses its lower neighbour's upper index. Value noise: C = sum w_m v_m.
 template <int D>
-void cell_coefficients(const grid_plan& g, const octave_plan& o, const row_axis* ax, float* a0,
-                       float* b0, float* a1, float* b1) {
-  const std::int32_t* p = g.tables.perm.data();
-  constexpr int depth = D <= 3 ? 3 : 4;
-  constexpr int combos = 1 << (D - 1);
-  double weight[combos];
-  double rest_f[combos][4];
-  for (int m = 0; m < combos; ++m) {
-    double w = 1;
-    for (int k = 1; k < D; ++k) {
-      const int bit = (m >> (k - 1)) & 1;
-      w *= bit ? ax[k].t : 1.0 - ax[k].t;
-      rest_f[m][k] = bit ? ax[k].f - 1.0 : ax[k].f;
-    }
-    weight[m] = w;
-  }
-  for (std::size_t c = 0; c < o.cells; ++c) {
-    const std::int32_t hx[2] = {o.hx0[c], o.hx1[c]};
-    double A[2] = {0, 0}, B[2] = {0, 0};
-    for (int xb = 0; xb < 2; ++xb) {
-      for (int m = 0; m < combos; ++m) {
-        std::int32_t h = hx[xb];
-        for (int k = 1; k < depth; ++k) {
-          if (k < D) {
-            h = p[h + static_cast<std::int32_t>(((m >> (k - 1)) & 1) ? ax[k].i1 : ax[k].i0)];
-          } else {
-            h = p[h];
-          }
-        }
-        if (g.improved) {
-          double rest = 0;
-          double gx;
-          if constexpr (D == 4) {
-            const auto& gr = k_grad4[h & 31];
-            gx = gr[0];
-            for (int k = 1; k < 4; ++k) rest += gr[k] * rest_f[m][k];
-          } else {
-            const auto& gr = k_grad3[h & 15];
-            gx = gr[0];
-            for (int k = 1; k < D; ++k) rest += gr[k] * rest_f[m][k];
-          }
-          A[xb] += weight[m] * rest;
-          B[xb] += weight[m] * gx;
-        } else {
-          A[xb] += weight[m] * (h / 127.5 - 1.0);
-        }
-      }
-    }
-    a0[c] = static_cast<float>(A[0]);
-    b0[c] = static_cast<float>(B[0]);
-    a1[c] = static_cast<float>(A[1]);
-    b1[c] = static_cast<float>(B[1]);
-  }
-}
-
-/// The corners of every cell a row touches, for one cell of the lattice along y and z: the
-/// gradients' components (improved noise) or the lattice values (value noise), per x side xb
-/// and y/z corner m (bit 0 = y, bit 1 = z). They depend on the row only through its y and z
-/// indices, so the rows of one lattice cell (32 rows at a step of 1/32) hash them once.
-struct cell_corners {
-  std::uint32_t key[4] = {~0u, ~0u, ~0u, ~0u};  // the y and z indices (i0, i1) hashed for
-  std::size_t stride = 0;                       // floats per (xb, m, component) array
-  std::vector<float> data;
-  float* at(int xb, int m, int component) {
-    return data.data() + static_cast<std::size_t>((xb * 4 + m) * 3 + component) * stride;
+struct plane_cache {
+  static constexpr int combos = D >= 3 ? 1 << (D - 2) : 1;    // the corners along z and w
+  std::size_t plane[2] = {~std::size_t{0}, ~std::size_t{0}};  // sample indices along z, w
+  std::uint32_t key[2] = {~0u, ~0u};             // the lattice index along y each slot holds
+  std::size_t stride = 0;                        // floats per array
+  std::vector<float> data;                       // per slot, x side: C, Gx, Gy
+  float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
+  float* at(int slot, int xb, int what) {
+    return data.data() + static_cast<std::size_t>((slot * 2 + xb) * 3 + what) * stride;
   }
 };
 
-/// Hashes the corners of the row's cells into `cc` (N cells at a time, D <= 3).
+/// C, Gx and Gy (plane_cache) of every cell the row touches at lattice index `iy` along y, N
+/// cells at a time, into `slot`: Ken Perlin's hash p[...p[p[x] + y]... + w] over the levels the
+/// lattice has (the slice's index 0 past them: below 3-D, perm_z0 does the z = 0 level too).
 template <int D, bool Improved, bool Strict>
-HWY_NOINLINE void hash_cell_corners(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                                    cell_corners& cc) {
-  cc.key[0] = ax[1].i0;
-  cc.key[1] = ax[1].i1;
-  cc.key[2] = ax[2].i0;
-  cc.key[3] = ax[2].i1;
+HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                                   std::uint32_t iy, plane_cache<D>& pc, int slot) {
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  if (cc.stride == 0) {
-    cc.stride = (o.cells + N - 1) / N * N;
-    cc.data.resize(2 * 4 * 3 * cc.stride);
+  constexpr int combos = plane_cache<D>::combos;
+  pc.key[slot] = iy;
+  const std::int32_t* perm = g.tables.perm.data();
+  const std::int32_t* pairs = g.tables.pairs.data();
+  const VI y = hn::Set(di, static_cast<std::int32_t>(iy));
+  VI i0[4], i1[4];
+  bool pair[4] = {false, false, false, false};
+  for (int k = 2; k < D; ++k) {
+    i0[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i0));
+    i1[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i1));
+    pair[k] = ax[k].i1 == ((ax[k].i0 + 1) & 255u);  // one gather fetches both (see tables)
   }
-  const std::int32_t* p = g.tables.perm.data();
-  constexpr int combos = 1 << (D - 1);
-  const VI iy[2] = {hn::Set(di, static_cast<std::int32_t>(ax[1].i0)),
-                    hn::Set(di, static_cast<std::int32_t>(ax[1].i1))};
-  const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(ax[2].i0)),
-                    hn::Set(di, static_cast<std::int32_t>(ax[2].i1))};
-  // Pair gathers when every upper index is the lower one plus 1 (see tables).
-  bool pairs = true;
-  for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
+  VF weight[combos], rz[combos], rw[combos];
+  for (int m = 0; m < combos; ++m) {
+    weight[m] = hn::Set(df, pc.weight[m]);
+    rz[m] = hn::Set(df, pc.rz[m]);
+    rw[m] = hn::Set(df, pc.rw[m]);
+  }
+  const VF zero = hn::Zero(df);
   for (std::size_t c = 0; c < o.cells; c += N) {
-    const VI hx[2] = {hn::LoadU(di, o.hx0.data() + c), hn::LoadU(di, o.hx1.data() + c)};
     for (int xb = 0; xb < 2; ++xb) {
-      VI hm[combos];
-      if constexpr (D == 1) {
-        hm[0] = hn::GatherIndex(di, g.tables.perm_z0.data(), hx[xb]);
-      } else if constexpr (D == 2) {
-        if (pairs) {
-          const VI q = hn::GatherIndex(di, g.tables.pairs_z0.data(), hn::Add(hx[xb], iy[0]));
-          hm[0] = low16(q);
-          hm[1] = high16(q);
-        } else {
-          hm[0] = hn::GatherIndex(di, g.tables.perm_z0.data(), hn::Add(hx[xb], iy[0]));
-          hm[1] = hn::GatherIndex(di, g.tables.perm_z0.data(), hn::Add(hx[xb], iy[1]));
-        }
-      } else {
-        if (pairs) {
-          const VI q = hn::GatherIndex(di, g.tables.pairs.data(), hn::Add(hx[xb], iy[0]));
-          const VI qy[2] = {low16(q), high16(q)};
-          for (int yb = 0; yb < 2; ++yb) {
-            const VI qz = hn::GatherIndex(di, g.tables.pairs.data(), hn::Add(qy[yb], iz[0]));
-            hm[yb] = low16(qz);
-            hm[yb + 2] = high16(qz);
-          }
-        } else {
-          for (int m = 0; m < combos; ++m) {
-            const VI h = hn::GatherIndex(di, p, hn::Add(hx[xb], iy[m & 1]));
-            hm[m] = hn::GatherIndex(di, p, hn::Add(h, iz[(m >> 1) & 1]));
+      VI h[combos];
+      const VI hx = hn::LoadU(di, (xb ? o.hx1 : o.hx0).data() + c);
+      h[0] = hn::GatherIndex(di, D <= 2 ? g.tables.perm_z0.data() : perm, hn::Add(hx, y));
+      // Axis k doubles the corners: h[j + m] has bit k - 2 set.
+      int m = 1;
+      for (int k = 2; k < D; ++k, m *= 2) {
+        for (int j = 0; j < m; ++j) {
+          if (pair[k]) {
+            const VI q = hn::GatherIndex(di, pairs, hn::Add(h[j], i0[k]));
+            h[j] = low16(q);
+            h[j + m] = high16(q);
+          } else {
+            h[j + m] = hn::GatherIndex(di, perm, hn::Add(h[j], i1[k]));
+            h[j] = hn::GatherIndex(di, perm, hn::Add(h[j], i0[k]));
           }
         }
       }
-      for (int m = 0; m < combos; ++m) {
+      VF sum_c = zero, sum_gx = zero, sum_gy = zero;
+      for (int mm = 0; mm < combos; ++mm) {
         if constexpr (Improved) {
-          VF comp[3];
-          gradient_components<D>(hm[m], comp);  // components past D are never read
-          for (int k = 0; k < D; ++k) hn::StoreU(comp[k], df, cc.at(xb, m, k) + c);
+          VF comp[4];
+          if constexpr (D == 4) {
+            gradient4_components(h[mm], comp);
+          } else {
+            gradient_components<D>(h[mm], comp);  // components past D are never read
+          }
+          if constexpr (D >= 3) {
+            // The products are exact (components are -1, 0, 1): fused or not, the same bits.
+            VF dot = hn::Mul(comp[2], rz[mm]);
+            if constexpr (D == 4) dot = hn::MulAdd(comp[3], rw[mm], dot);
+            sum_c = mul_add<Strict>(weight[mm], dot, sum_c);
+            sum_gx = mul_add<Strict>(weight[mm], comp[0], sum_gx);
+            sum_gy = mul_add<Strict>(weight[mm], comp[1], sum_gy);
+          } else {
+            sum_gx = comp[0];
+            if constexpr (D == 2) sum_gy = comp[1];
+          }
         } else {
-          const VF v = mul_add<Strict>(hn::ConvertTo(df, hm[m]), hn::Set(df, 1.0f / 127.5f),
+          const VF v = mul_add<Strict>(hn::ConvertTo(df, h[mm]), hn::Set(df, 1.0f / 127.5f),
                                        hn::Set(df, -1.0f));
-          hn::StoreU(v, df, cc.at(xb, m, 0) + c);
+          sum_c = D >= 3 ? mul_add<Strict>(weight[mm], v, sum_c) : v;
         }
       }
+      hn::StoreU(sum_c, df, pc.at(slot, xb, 0) + c);
+      hn::StoreU(sum_gx, df, pc.at(slot, xb, 1) + c);
+      hn::StoreU(sum_gy, df, pc.at(slot, xb, 2) + c);
     }
   }
 }
 
-/// The four coefficients of every cell the row touches, N cells at a time (D <= 3), from the
-/// corners of its lattice cell: A = sum_m w_m (gy_m ry_m + gz_m rz_m) over the axes present
-/// (the dot product of grad_dot without its x term), B = sum_m w_m gx_m; value noise
-/// A = sum_m w_m v_m, B = 0.
+/// The four coefficients of every cell the row touches, N cells at a time (plane_cache): the
+/// row's two lattice points along y are looked up in the cache of its plane (the sample
+/// indices `plane` along z and w) and hashed when missing.
 template <int D, bool Improved, bool Strict>
 void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                         cell_corners& cc, float* a0, float* b0, float* a1, float* b1) {
-  if (ax[1].i0 != cc.key[0] || ax[1].i1 != cc.key[1] || ax[2].i0 != cc.key[2] ||
-      ax[2].i1 != cc.key[3]) {
-    hash_cell_corners<D, Improved, Strict>(g, o, ax, cc);  // a new lattice cell along y or z
-  }
+                         const std::size_t* plane, plane_cache<D>& pc, float* a0, float* b0,
+                         float* a1, float* b1) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
-  constexpr int combos = 1 << (D - 1);
-  VF weight[combos];
-  VF ry[combos], rz[combos];
-  for (int m = 0; m < combos; ++m) {
-    double w = 1;
-    double fy = 0, fz = 0;
-    for (int k = 1; k < D; ++k) {
-      const int bit = (m >> (k - 1)) & 1;
-      w *= bit ? ax[k].t : 1.0 - ax[k].t;
-      (k == 1 ? fy : fz) = bit ? ax[k].f - 1.0 : ax[k].f;
-    }
-    weight[m] = hn::Set(df, static_cast<float>(w));
-    ry[m] = hn::Set(df, static_cast<float>(fy));
-    rz[m] = hn::Set(df, static_cast<float>(fz));
+  if (pc.stride == 0) {
+    pc.stride = (o.cells + N - 1) / N * N;
+    pc.data.resize(2 * 2 * 3 * pc.stride);
   }
-  const VF zero = hn::Zero(df);
+  if (plane[0] != pc.plane[0] || plane[1] != pc.plane[1]) {  // a new plane: new z/w weights
+    pc.plane[0] = plane[0];
+    pc.plane[1] = plane[1];
+    pc.key[0] = pc.key[1] = ~0u;
+    for (int m = 0; m < plane_cache<D>::combos; ++m) {
+      double w = 1, r[4] = {0, 0, 0, 0};
+      for (int k = 2; k < D; ++k) {
+        const int bit = (m >> (k - 2)) & 1;
+        w *= bit ? ax[k].t : 1.0 - ax[k].t;
+        r[k] = bit ? ax[k].f - 1.0 : ax[k].f;
+      }
+      pc.weight[m] = static_cast<float>(w);
+      pc.rz[m] = static_cast<float>(r[2]);
+      pc.rw[m] = static_cast<float>(r[3]);
+    }
+  }
+  // The slots of the row's lower and upper lattice index along y, hashed when missing.
+  const std::uint32_t iy[2] = {ax[1].i0, ax[1].i1};
+  int s[2] = {-1, -1};
+  for (int yb = 0; yb < 2; ++yb) {
+    if (pc.key[0] == iy[yb]) s[yb] = 0;
+    if (pc.key[1] == iy[yb]) s[yb] = 1;
+  }
+  if (s[0] < 0 && s[1] < 0) {
+    s[0] = 0;
+    s[1] = iy[0] == iy[1] ? 0 : 1;
+    hash_lattice_row<D, Improved, Strict>(g, o, ax, iy[0], pc, s[0]);
+    if (s[1] != s[0]) hash_lattice_row<D, Improved, Strict>(g, o, ax, iy[1], pc, s[1]);
+  } else if (s[0] < 0 || s[1] < 0) {
+    const int missing = s[0] < 0 ? 0 : 1;
+    s[missing] = 1 - s[1 - missing];
+    hash_lattice_row<D, Improved, Strict>(g, o, ax, iy[missing], pc, s[missing]);
+  }
+  const VF wy[2] = {hn::Set(df, static_cast<float>(1.0 - ax[1].t)),
+                    hn::Set(df, static_cast<float>(ax[1].t))};
+  const VF ry[2] = {hn::Set(df, static_cast<float>(ax[1].f)),
+                    hn::Set(df, static_cast<float>(ax[1].f - 1.0))};
   float* A[2] = {a0, a1};
   float* B[2] = {b0, b1};
   for (std::size_t c = 0; c < o.cells; c += N) {
     for (int xb = 0; xb < 2; ++xb) {
-      VF acc_a = zero, acc_b = zero;
-      for (int m = 0; m < combos; ++m) {
-        if constexpr (Improved) {
-          if constexpr (D >= 2) {
-            VF dot = hn::Mul(hn::LoadU(df, cc.at(xb, m, 1) + c), ry[m]);
-            if constexpr (D >= 3) dot = hn::MulAdd(hn::LoadU(df, cc.at(xb, m, 2) + c), rz[m], dot);
-            acc_a = mul_add<Strict>(weight[m], dot, acc_a);
-          }
-          acc_b = mul_add<Strict>(weight[m], hn::LoadU(df, cc.at(xb, m, 0) + c), acc_b);
+      VF term[2], gx[2];
+      for (int yb = 0; yb < 2; ++yb) {
+        const VF cv = hn::LoadU(df, pc.at(s[yb], xb, 0) + c);
+        if constexpr (Improved && D >= 2) {
+          const VF gy = hn::LoadU(df, pc.at(s[yb], xb, 2) + c);
+          term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
         } else {
-          acc_a = mul_add<Strict>(weight[m], hn::LoadU(df, cc.at(xb, m, 0) + c), acc_a);
+          term[yb] = cv;
+        }
+        gx[yb] = hn::LoadU(df, pc.at(s[yb], xb, 1) + c);
+      }
+      if constexpr (D == 1) {
+        hn::StoreU(term[0], df, A[xb] + c);  // one lattice row: weight 1
+        hn::StoreU(gx[0], df, B[xb] + c);
+      } else {
+        hn::StoreU(mul_add<Strict>(wy[1], term[1], hn::Mul(wy[0], term[0])), df, A[xb] + c);
+        if constexpr (Improved) {
+          hn::StoreU(mul_add<Strict>(wy[1], gx[1], hn::Mul(wy[0], gx[0])), df, B[xb] + c);
+        } else {
+          hn::StoreU(hn::Zero(df), df, B[xb] + c);
         }
       }
-      hn::StoreU(acc_a, df, A[xb] + c);
-      hn::StoreU(acc_b, df, B[xb] + c);
     }
   }
 }
@@ -354,7 +344,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     total.resize(padded);
     weight.resize(padded);
   }
-  std::vector<cell_corners> corners(D <= 3 ? g.octaves.size() : 0);
+  std::vector<plane_cache<D>> planes(g.octaves.size());
   running_range range;
   // Axes beyond dims stay at index 0 (the slice); row_setup overwrites the others per row.
   row_axis ax[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -396,14 +386,10 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
         }
       }
       if (!done) {
-        if constexpr (D <= 3) {
-          if (g.improved) {
-            cell_coefficients_v<D, true, Strict>(g, o, ax, corners[oi], a0, b0, a1, b1);
-          } else {
-            cell_coefficients_v<D, false, Strict>(g, o, ax, corners[oi], a0, b0, a1, b1);
-          }
+        if (g.improved) {
+          cell_coefficients_v<D, true, Strict>(g, o, ax, idx + 2, planes[oi], a0, b0, a1, b1);
         } else {
-          cell_coefficients<D>(g, o, ax, a0, b0, a1, b1);
+          cell_coefficients_v<D, false, Strict>(g, o, ax, idx + 2, planes[oi], a0, b0, a1, b1);
         }
         row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
       }
