@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -56,9 +58,38 @@ detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
   return t;
 }
 
+/// The tables of the permutations used last, most recent first: building them (11 KB) cost about
+/// 30% of a 64x64 grid call. Shared pointers, so that an entry pushed out while a call reads it
+/// lives until that call ends. Eight entries cover the seeds of an animation's or a chunked
+/// world's calls; a miss only costs the build.
+std::shared_ptr<const detail::hash_tables> shared_hash_tables(const perlin::permutation& perm) {
+  struct entry {
+    perlin::permutation perm;
+    std::shared_ptr<const detail::hash_tables> tables;
+  };
+  constexpr std::size_t k_entries = 8;
+  static std::mutex lock;
+  static std::vector<entry> recent;  // at most k_entries, most recent first
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    for (std::size_t i = 0; i < recent.size(); ++i) {
+      if (recent[i].perm == perm) {
+        std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(i),
+                    recent.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        return recent.front().tables;
+      }
+    }
+  }
+  auto built = std::make_shared<const detail::hash_tables>(hash_tables_of(perm));
+  const std::lock_guard<std::mutex> hold(lock);
+  if (recent.size() == k_entries) recent.pop_back();
+  recent.insert(recent.begin(), {perm, built});
+  return built;
+}
+
 template <class Plan>
 void fill_common(Plan& plan, const field& f, bool strict) {
-  plan.tables = hash_tables_of(f.lattice().perm());
+  plan.tables = shared_hash_tables(f.lattice().perm());
   plan.improved = f.kind() == noise_kind::improved;
   if (!plan.improved) plan.interp = std::get<value_noise>(f.base()).interp();
   plan.kind = f.fractal().kind();
@@ -175,7 +206,7 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   plan.nx = g.count[0];
   plan.count = g.count;
   plan.row_stride = g.count[0];
-  plan.tables = hash_tables_of(lat.perm());
+  plan.tables = shared_hash_tables(lat.perm());
   plan.normalize = f.fractal().normalize();
   plan.amplitude_sum = f.fractal().amplitude_sum();
   // The octaves of fractal.cpp's loop (kind none is its one octave: plain_octave's operations).
@@ -251,30 +282,35 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.px0.resize(padded);
     o.px1.resize(padded);
     double previous_floor = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < padded; ++i) {
-      const std::size_t col = std::min(i, nx - 1);
-      const double x = g.coordinate(0, col);
+    for (std::size_t i = 0; i < nx; ++i) {
+      const double x = g.coordinate(0, i);
       const double q = x * op.freq + op.offset[0];
       const double fl = std::floor(q);
       const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
       o.fx[i] = static_cast<float>(q - fl);
       o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
-      o.px0[i] = plan.tables.perm[li.i0];
-      o.px1[i] = plan.tables.perm[li.i1];
-      if (i < nx && fl != previous_floor) {  // a new cell along the row
+      o.px0[i] = plan.tables->perm[li.i0];
+      o.px1[i] = plan.tables->perm[li.i1];
+      if (fl != previous_floor) {  // a new cell along the row
         o.cx0.push_back(static_cast<std::int32_t>(li.i0));
         o.cx1.push_back(static_cast<std::int32_t>(li.i1));
         previous_floor = fl;
       }
       o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
     }
+    // The padding repeats the last column.
+    std::fill(o.fx.begin() + static_cast<std::ptrdiff_t>(nx), o.fx.end(), o.fx[nx - 1]);
+    std::fill(o.t.begin() + static_cast<std::ptrdiff_t>(nx), o.t.end(), o.t[nx - 1]);
+    std::fill(o.cell.begin() + static_cast<std::ptrdiff_t>(nx), o.cell.end(), o.cell[nx - 1]);
+    std::fill(o.px0.begin() + static_cast<std::ptrdiff_t>(nx), o.px0.end(), o.px0[nx - 1]);
+    std::fill(o.px1.begin() + static_cast<std::ptrdiff_t>(nx), o.px1.end(), o.px1[nx - 1]);
     o.cells = o.cx0.size();
     // Padding so that the vectorised coefficient pass may read whole vectors of cells.
     o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
     o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
     for (std::size_t c = 0; c < o.cx0.size(); ++c) {
-      o.hx0.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx0[c])]);
-      o.hx1.push_back(plan.tables.perm[static_cast<std::size_t>(o.cx1[c])]);
+      o.hx0.push_back(plan.tables->perm[static_cast<std::size_t>(o.cx0[c])]);
+      o.hx1.push_back(plan.tables->perm[static_cast<std::size_t>(o.cx1[c])]);
     }
     for (std::size_t a = 1; a < g.dims; ++a) {
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {

@@ -118,7 +118,7 @@ inline constexpr double k_gradient_tolerance = 2e-5;
 /// double scalar path at the same double coordinates, on every SIMD target, for coordinates
 /// below 2^20 in magnitude (tests/grid_test.cpp and tests/promises_test.cpp hold it to that). SIMD
 /// kernels cover improved and value noise in 1 to 4 dimensions with every fractal, seed and
-/// period (4-D computes its per-cell coefficients with a scalar loop: docs/design.md). Rotated
+/// period (docs/design.md, "How a grid row is filled"). Rotated
 /// planes (2-D and 3-D grids) go through the per-sample kernel of fill_grid_deriv, with the same
 /// accuracy; warped fields take the double scalar path, rounded.
 /// Throws perlin::invalid_argument for a bad grid, a size mismatch or a non-finite origin or step.

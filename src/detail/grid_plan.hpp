@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -20,7 +21,8 @@ namespace perlin::detail {
 /// SVE/RVV; 64 on x86). simd/kernels.cc checks this against HWY_MAX_BYTES at compile time.
 inline constexpr std::size_t k_pad = 64;
 
-/// The int32 tables the kernels gather from, built once per call from the permutation.
+/// The int32 tables the kernels gather from, built from the permutation once per permutation
+/// (shared_hash_tables) and shared, read-only, by every plan and thread that uses it.
 struct hash_tables {
   std::array<std::int32_t, 512 + 16> perm{};  // the doubled permutation
   /// perm_z0[k] = perm[perm[k]]: the last two levels of the hash of the z = 0 slice in one
@@ -86,7 +88,7 @@ struct grid_plan {
   std::size_t row_stride = 0;
   std::vector<float> amp;  // per octave
   std::vector<octave_plan> octaves;
-  hash_tables tables;
+  std::shared_ptr<const hash_tables> tables;
 };
 
 /// A double grid of improved noise, plain or fBm (2-D or 3-D, aligned, no warp), to be computed
@@ -113,7 +115,7 @@ struct exact_grid_plan {
   std::size_t nx = 0;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::size_t row_stride = 0;  // doubles between the starts of two rows of the output
-  hash_tables tables;          // the lattice's permutation as gather tables
+  std::shared_ptr<const hash_tables> tables;  // the lattice's permutation as gather tables
   bool normalize = false;
   double amplitude_sum = 1;
   std::vector<octave> octaves;
@@ -134,7 +136,7 @@ struct points_plan {
   std::vector<std::array<double, 4>> offset;
   std::vector<std::array<std::uint32_t, 4>> mask;  // per octave and axis: the index mask
   const float* coord[4] = {nullptr, nullptr, nullptr, nullptr};
-  hash_tables tables;
+  std::shared_ptr<const hash_tables> tables;
 };
 
 /// The per-target entry points, filled by the kernels' translation unit for each target.

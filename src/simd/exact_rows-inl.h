@@ -41,7 +41,7 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
   const double py[2] = {ay.f, ay.f - 1.0}, pz[2] = {az.f, az.f - 1.0};
 #if HWY_TARGET == HWY_SCALAR
   constexpr int corners = 1 << D;
-  const std::int32_t* p = g.tables.perm.data();
+  const std::int32_t* p = g.tables->perm.data();
   for (std::size_t c = 0; c < o.cells; ++c) {
     for (int k = 0; k < corners; ++k) {
       const int xb = k & 1, yb = (k >> 1) & 1, zb = (k >> 2) & 1;
@@ -61,8 +61,8 @@ HWY_INLINE void exact_cell_corners(const exact_grid_plan& g, const exact_grid_pl
   const DD dd;
   const hn::Half<DF> dh;
   const std::size_t N = hn::Lanes(df), Nd = hn::Lanes(dd);
-  const std::int32_t* perm = g.tables.perm.data();
-  const std::int32_t* perm_z0 = g.tables.perm_z0.data();
+  const std::int32_t* perm = g.tables->perm.data();
+  const std::int32_t* perm_z0 = g.tables->perm_z0.data();
   const VI iy[2] = {hn::Set(di, static_cast<std::int32_t>(ay.i0)),
                     hn::Set(di, static_cast<std::int32_t>(ay.i1))};
   const VI iz[2] = {hn::Set(di, static_cast<std::int32_t>(az.i0)),

@@ -34,7 +34,7 @@ std::size_t points_by_bytes(const points_plan& pp, std::size_t i, std::size_t en
   const DI di;
   constexpr std::size_t N = 16;
   static_assert(hn::MaxLanes(DF()) == N);
-  const byte_hash p(pp.tables.bytes.data());
+  const byte_hash p(pp.tables->bytes.data());
   const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
   for (; i + 4 * N <= end; i += 4 * N) {
     lanes_axis ax[4][3];
@@ -71,7 +71,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const std::int32_t* p = pp.tables.perm.data();
+  const std::int32_t* p = pp.tables->perm.data();
   const std::size_t octaves = pp.amp.size();
   const bool plain = octaves == 1 && pp.freq[0] == 1.0 && pp.offset[0] == std::array<double, 4>{};
   // Every interpolation but cosine has a vector blend weight.
@@ -94,7 +94,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
     }
     return;
   }
-  const hash_tables& tb = pp.tables;
+  const hash_tables& tb = *pp.tables;
   // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
   std::vector<bool> pairs(octaves);
   for (std::size_t oi = 0; oi < octaves; ++oi) {
@@ -420,7 +420,7 @@ std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord,
       if (m[a] != 255u) return 0;
     }
   }
-  const byte_hash p(pp.tables.bytes.data());
+  const byte_hash p(pp.tables->bytes.data());
   const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
   std::size_t i = 0;
   for (; i + 4 * N <= count; i += 4 * N) {
@@ -463,7 +463,7 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const std::int32_t* p = pp.tables.perm.data();
+  const std::int32_t* p = pp.tables->perm.data();
   const std::size_t octaves = pp.amp.size();
   HWY_ALIGN double tail[3][64];  // the last, partial vector, padded with its last sample
   bool pairs[k_max_octaves];
@@ -497,11 +497,11 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
       VI h[8];
       if (pairs[oi]) {
         // No period below 256 on any axis: one gather of the pair table per two corners.
-        const VI q = hn::GatherIndex(di, pp.tables.pairs.data(), ax[0].i0);
-        hash_corners_v<D, true>(pp.tables, low16(q), high16(q), D >= 2 ? ax[1] : none,
+        const VI q = hn::GatherIndex(di, pp.tables->pairs.data(), ax[0].i0);
+        hash_corners_v<D, true>(*pp.tables, low16(q), high16(q), D >= 2 ? ax[1] : none,
                                 D >= 3 ? ax[2] : none, h);
       } else {
-        hash_corners_v<D, false>(pp.tables, hn::GatherIndex(di, p, ax[0].i0),
+        hash_corners_v<D, false>(*pp.tables, hn::GatherIndex(di, p, ax[0].i0),
                                  hn::GatherIndex(di, p, ax[0].i1), D >= 2 ? ax[1] : none,
                                  D >= 3 ? ax[2] : none, h);
       }

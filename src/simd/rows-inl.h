@@ -70,8 +70,8 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   const std::size_t N = hn::Lanes(df);
   constexpr int combos = plane_cache<D>::combos;
   pc.key[slot] = iy;
-  const std::int32_t* perm = g.tables.perm.data();
-  const std::int32_t* pairs = g.tables.pairs.data();
+  const std::int32_t* perm = g.tables->perm.data();
+  const std::int32_t* pairs = g.tables->pairs.data();
   const VI y = hn::Set(di, static_cast<std::int32_t>(iy));
   VI i0[4], i1[4];
   bool pair[4] = {false, false, false, false};
@@ -91,7 +91,7 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
     for (int xb = 0; xb < 2; ++xb) {
       VI h[combos];
       const VI hx = hn::LoadU(di, (xb ? o.hx1 : o.hx0).data() + c);
-      h[0] = hn::GatherIndex(di, D <= 2 ? g.tables.perm_z0.data() : perm, hn::Add(hx, y));
+      h[0] = hn::GatherIndex(di, D <= 2 ? g.tables->perm_z0.data() : perm, hn::Add(hx, y));
       // Axis k doubles the corners: h[j + m] has bit k - 2 set.
       int m = 1;
       for (int k = 2; k < D; ++k, m *= 2) {
@@ -295,7 +295,7 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   }
   bool pairs = true;
   for (int k = 1; k < D; ++k) pairs &= ax[k].i1 == ((ax[k].i0 + 1) & 255u);
-  const hash_tables& tb = g.tables;
+  const hash_tables& tb = *g.tables;
   HWY_ALIGN float tail[64];
   std::size_t i = 0;
   if (pairs) {
