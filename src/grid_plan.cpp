@@ -20,11 +20,12 @@ namespace perlin {
 namespace {
 
 /// Cells narrower than this many samples are hashed per sample (gathers), not per cell, by
-/// dimension (1-D to 3-D; 4-D has only the cell method). Measured on AMD Zen 5 (AVX3_DL) with
-/// bench/perlin_bench's coarse-step workloads: in 3-D the cells' hashes, shared by the rows of a
-/// plane, beat per-sample gathers down to cells of about 1.2 samples (step 1/2: 1.26 ns per
-/// sample against 2.87); in 1-D and 2-D the two are even from 2 to 3 samples per cell.
-constexpr double k_gather_below_width[4] = {3.0, 3.0, 1.2, 0.0};
+/// dimension (1-D to 3-D; 4-D has only the cell method). Measured on AMD Zen 5 (AVX3_DL, whose
+/// cell hashing is byte permutes) with bench/perlin_bench's coarse-step workloads and steps of
+/// 1 and 3/4 (ns a sample, cells against gathers): 3-D step 1/2 0.85 against 2.87, step 1 1.41
+/// against 2.83; 2-D step 1/2 0.80 against 1.10, step 3/4 even, step 1 1.23 against 1.03. 1-D
+/// keeps its earlier threshold (not measured again).
+constexpr double k_gather_below_width[4] = {3.0, 1.2, 0.9, 0.0};
 
 /// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
 /// (detail::octave_walk).
@@ -282,6 +283,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.px0.resize(padded);
     o.px1.resize(padded);
     double previous_floor = std::numeric_limits<double>::quiet_NaN();
+    std::vector<std::uint32_t> cx0, cx1;  // per cell: the lower and upper lattice index along x
     for (std::size_t i = 0; i < nx; ++i) {
       const double x = g.coordinate(0, i);
       const double q = x * op.freq + op.offset[0];
@@ -292,11 +294,11 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       o.px0[i] = plan.tables->perm[li.i0];
       o.px1[i] = plan.tables->perm[li.i1];
       if (fl != previous_floor) {  // a new cell along the row
-        o.cx0.push_back(static_cast<std::int32_t>(li.i0));
-        o.cx1.push_back(static_cast<std::int32_t>(li.i1));
+        cx0.push_back(li.i0);
+        cx1.push_back(li.i1);
         previous_floor = fl;
       }
-      o.cell[i] = static_cast<std::int32_t>(o.cx0.size() - 1);
+      o.cell[i] = static_cast<std::int32_t>(cx0.size() - 1);
     }
     // The padding repeats the last column.
     std::fill(o.fx.begin() + static_cast<std::ptrdiff_t>(nx), o.fx.end(), o.fx[nx - 1]);
@@ -304,14 +306,32 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     std::fill(o.cell.begin() + static_cast<std::ptrdiff_t>(nx), o.cell.end(), o.cell[nx - 1]);
     std::fill(o.px0.begin() + static_cast<std::ptrdiff_t>(nx), o.px0.end(), o.px0[nx - 1]);
     std::fill(o.px1.begin() + static_cast<std::ptrdiff_t>(nx), o.px1.end(), o.px1[nx - 1]);
-    o.cells = o.cx0.size();
-    // Padding so that the vectorised coefficient pass may read whole vectors of cells.
-    o.cx0.resize(o.cells + detail::k_pad, o.cx0.back());
-    o.cx1.resize(o.cells + detail::k_pad, o.cx1.back());
-    for (std::size_t c = 0; c < o.cx0.size(); ++c) {
-      o.hx0.push_back(plan.tables->perm[static_cast<std::size_t>(o.cx0[c])]);
-      o.hx1.push_back(plan.tables->perm[static_cast<std::size_t>(o.cx1[c])]);
+    o.cells = cx0.size();
+    // The lattice points along x the cells' corners are: when each cell's upper corner is the
+    // next one's lower (cells 1 sample wide or more, rising), or its previous one's (falling),
+    // every point once; otherwise each cell's two.
+    const auto& perm = plan.tables->perm;
+    bool rising = true, falling = true;
+    for (std::size_t c = 0; c + 1 < o.cells; ++c) {
+      rising = rising && cx1[c] == cx0[c + 1];
+      falling = falling && cx1[c + 1] == cx0[c];
     }
+    if (rising) {
+      for (const auto i : cx0) o.points.push_back(perm[i]);
+      o.points.push_back(perm[cx1.back()]);
+      o.side_offset = {0, 1};
+    } else if (falling) {
+      o.points.push_back(perm[cx1.front()]);
+      for (const auto i : cx0) o.points.push_back(perm[i]);
+      o.side_offset = {1, 0};
+    } else {
+      for (const auto i : cx0) o.points.push_back(perm[i]);
+      for (const auto i : cx1) o.points.push_back(perm[i]);
+      o.side_offset = {0, static_cast<std::uint32_t>(o.cells)};
+    }
+    o.point_count = o.points.size();
+    // Padding so that the vectorised passes may read whole vectors of points.
+    o.points.resize(o.point_count + detail::k_pad, o.points.back());
     for (std::size_t a = 1; a < g.dims; ++a) {
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
         const double q = g.coordinate(a, idx) * op.freq + op.offset[a];

@@ -50,9 +50,14 @@ struct octave_plan {
   std::vector<float> t;   // its blend weight: fade for improved, the interpolation for value
   std::vector<std::int32_t> cell;      // index of its cell among the cells the row touches
   std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
-  // Per cell the row touches:
-  std::vector<std::int32_t> cx0, cx1;  // hashed x index of the lower and upper corner
-  std::vector<std::int32_t> hx0, hx1;  // p[cx0], p[cx1]: the first level of the hash
+  /// The lattice points along x that the row's cells have as corners, as p[x] (the first level
+  /// of the hash): `point_count` of them, then k_pad copies of the last. Cell c's lower corner is
+  /// points[c + side_offset[0]], its upper one points[c + side_offset[1]]: {0, 1} when the cells
+  /// rise along the row and share their corners, {1, 0} when they fall, {0, cells} otherwise
+  /// (each cell's two corners, cells apart).
+  std::vector<std::int32_t> points;
+  std::size_t point_count = 0;
+  std::array<std::uint32_t, 2> side_offset{0, 1};
   /// Axes 1..3: per sample index along that axis, the hashed indices, fraction and blend weight,
   /// so that starting a row costs lookups only.
   struct axis_sample {

@@ -45,23 +45,25 @@ inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_
 /// axes (z, w), C = sum w_m (gz r_z,m + gw r_w,m), Gx = sum w_m gx, Gy = sum w_m gy. C, Gx and
 /// Gy depend on the row only through the lattice index iy and the plane (the sample indices
 /// along z and w), so they are hashed once per lattice index of a plane and shared by every row
-/// of it: a cell along y reuses its lower neighbour's upper index. Value noise: C = sum w_m v_m.
+/// of it: a cell along y reuses its lower neighbour's upper index, and neighbouring cells along x
+/// share their common corner (octave_plan::points). Value noise: C = sum w_m v_m.
 template <int D>
 struct plane_cache {
   static constexpr int combos = D >= 3 ? 1 << (D - 2) : 1;    // the corners along z and w
   std::size_t plane[2] = {~std::size_t{0}, ~std::size_t{0}};  // sample indices along z, w
-  std::uint32_t key[2] = {~0u, ~0u};             // the lattice index along y each slot holds
-  std::size_t stride = 0;                        // floats per array
-  std::vector<float> data;                       // per slot, x side: C, Gx, Gy
+  std::uint32_t key[2] = {~0u, ~0u};  // the lattice index along y each slot holds
+  std::size_t stride = 0;             // floats per array
+  std::vector<float> data;            // per slot: C, Gx, Gy of the row's lattice points along x
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
-  float* at(int slot, int xb, int what) {
-    return data.data() + static_cast<std::size_t>((slot * 2 + xb) * 3 + what) * stride;
+  float* at(int slot, int what) {
+    return data.data() + static_cast<std::size_t>(slot * 3 + what) * stride;
   }
 };
 
-/// C, Gx and Gy (plane_cache) of every cell the row touches at lattice index `iy` along y, N
-/// cells at a time, into `slot`: Ken Perlin's hash p[...p[p[x] + y]... + w] over the levels the
-/// lattice has (the slice's index 0 past them: below 3-D, perm_z0 does the z = 0 level too).
+/// C, Gx and Gy (plane_cache) of the row's lattice points along x (octave_plan::points) at
+/// lattice index `iy` along y, N points at a time, into `slot`: Ken Perlin's hash p[...p[p[x] +
+/// y]... + w] over the levels the lattice has (the slice's index 0 past them: below 3-D, perm_z0
+/// does the z = 0 level too).
 template <int D, bool Improved, bool Strict>
 HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, const row_axis* ax,
                                    std::uint32_t iy, plane_cache<D>& pc, int slot) {
@@ -87,10 +89,31 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
     rw[m] = hn::Set(df, pc.rw[m]);
   }
   const VF zero = hn::Zero(df);
-  for (std::size_t c = 0; c < o.cells; c += N) {
-    for (int xb = 0; xb < 2; ++xb) {
+#if HWY_TARGET == HWY_AVX3_DL
+  // Lookups by byte permutes (byte_hash) instead of gathers: indices below 512 read the doubled
+  // permutation modulo 256, which the low byte of each lane is; the permutes' latency is a few
+  // cycles where a gather's is tens (the chain of levels is what a row's hashing waits for).
+  const byte_hash bytes(g.tables->bytes.data());
+  const VI low_byte = hn::Set(di, 255);
+  const auto lookup = [&](VI i) { return hn::And(VI{bytes(i.raw)}, low_byte); };
+  (void)pair;
+  (void)pairs;
+#endif
+  for (std::size_t c = 0; c < o.point_count; c += N) {
+    {  // one vector of points
       VI h[combos];
-      const VI hx = hn::LoadU(di, (xb ? o.hx1 : o.hx0).data() + c);
+      const VI hx = hn::LoadU(di, o.points.data() + c);
+#if HWY_TARGET == HWY_AVX3_DL
+      h[0] = lookup(hn::Add(hx, y));
+      if constexpr (D <= 2) h[0] = lookup(h[0]);  // perm_z0[k] = p[p[k]]
+      int m = 1;
+      for (int k = 2; k < D; ++k, m *= 2) {
+        for (int j = 0; j < m; ++j) {
+          h[j + m] = lookup(hn::Add(h[j], i1[k]));
+          h[j] = lookup(hn::Add(h[j], i0[k]));
+        }
+      }
+#else
       h[0] = hn::GatherIndex(di, D <= 2 ? g.tables->perm_z0.data() : perm, hn::Add(hx, y));
       // Axis k doubles the corners: h[j + m] has bit k - 2 set.
       int m = 1;
@@ -106,6 +129,7 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
           }
         }
       }
+#endif
       VF sum_c = zero, sum_gx = zero, sum_gy = zero;
       for (int mm = 0; mm < combos; ++mm) {
         if constexpr (Improved) {
@@ -132,9 +156,9 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
           sum_c = D >= 3 ? mul_add<Strict>(weight[mm], v, sum_c) : v;
         }
       }
-      hn::StoreU(sum_c, df, pc.at(slot, xb, 0) + c);
-      hn::StoreU(sum_gx, df, pc.at(slot, xb, 1) + c);
-      hn::StoreU(sum_gy, df, pc.at(slot, xb, 2) + c);
+      hn::StoreU(sum_c, df, pc.at(slot, 0) + c);
+      hn::StoreU(sum_gx, df, pc.at(slot, 1) + c);
+      hn::StoreU(sum_gy, df, pc.at(slot, 2) + c);
     }
   }
 }
@@ -149,8 +173,10 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
   const DF df;
   const std::size_t N = hn::Lanes(df);
   if (pc.stride == 0) {
-    pc.stride = (o.cells + N - 1) / N * N;
-    pc.data.resize(2 * 2 * 3 * pc.stride);
+    // Whole vectors of points are hashed, and whole vectors of cells read from side offsets up
+    // to `cells` on.
+    pc.stride = (std::max(o.point_count, o.cells + o.side_offset[1]) + 2 * N - 1) / N * N;
+    pc.data.resize(2 * 3 * pc.stride);
   }
   if (plane[0] != pc.plane[0] || plane[1] != pc.plane[1]) {  // a new plane: new z/w weights
     pc.plane[0] = plane[0];
@@ -194,15 +220,16 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
   for (std::size_t c = 0; c < o.cells; c += N) {
     for (int xb = 0; xb < 2; ++xb) {
       VF term[2], gx[2];
+      const std::size_t at = c + o.side_offset[xb];
       for (int yb = 0; yb < 2; ++yb) {
-        const VF cv = hn::LoadU(df, pc.at(s[yb], xb, 0) + c);
+        const VF cv = hn::LoadU(df, pc.at(s[yb], 0) + at);
         if constexpr (Improved && D >= 2) {
-          const VF gy = hn::LoadU(df, pc.at(s[yb], xb, 2) + c);
+          const VF gy = hn::LoadU(df, pc.at(s[yb], 2) + at);
           term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
         } else {
           term[yb] = cv;
         }
-        gx[yb] = hn::LoadU(df, pc.at(s[yb], xb, 1) + c);
+        gx[yb] = hn::LoadU(df, pc.at(s[yb], 1) + at);
       }
       if constexpr (D == 1) {
         hn::StoreU(term[0], df, A[xb] + c);  // one lattice row: weight 1
