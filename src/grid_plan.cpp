@@ -27,6 +27,17 @@ namespace {
 /// keeps its earlier threshold (not measured again).
 constexpr double k_gather_below_width[4] = {3.0, 1.2, 0.9, 0.0};
 
+/// floor(q), by truncation and correction below 2^62 (std::floor is a library call on baseline
+/// x86-64, and was most of a small grid's plan); exact, so the same value.
+double floor_of(double q) {
+  if (std::abs(q) < 0x1p62) [[likely]] {
+    auto i = static_cast<std::int64_t>(q);
+    i -= static_cast<std::int64_t>(static_cast<double>(i) > q);
+    return static_cast<double>(i);
+  }
+  return std::floor(q);
+}
+
 /// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
 /// (detail::octave_walk).
 struct octave_params {
@@ -284,10 +295,12 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.px1.resize(padded);
     double previous_floor = std::numeric_limits<double>::quiet_NaN();
     std::vector<std::uint32_t> cx0, cx1;  // per cell: the lower and upper lattice index along x
+    cx0.reserve(nx);
+    cx1.reserve(nx);
     for (std::size_t i = 0; i < nx; ++i) {
       const double x = g.coordinate(0, i);
       const double q = x * op.freq + op.offset[0];
-      const double fl = std::floor(q);
+      const double fl = floor_of(q);
       const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
       o.fx[i] = static_cast<float>(q - fl);
       o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
@@ -316,6 +329,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       rising = rising && cx1[c] == cx0[c + 1];
       falling = falling && cx1[c + 1] == cx0[c];
     }
+    o.points.reserve(2 * o.cells + detail::k_pad);
     if (rising) {
       for (const auto i : cx0) o.points.push_back(perm[i]);
       o.points.push_back(perm[cx1.back()]);
@@ -333,12 +347,18 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     // Padding so that the vectorised passes may read whole vectors of points.
     o.points.resize(o.point_count + detail::k_pad, o.points.back());
     for (std::size_t a = 1; a < g.dims; ++a) {
+      // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
+      // stalled on store forwarding (a quarter of a small grid's plan).
+      o.axis[a].resize(g.count[a]);
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
         const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
-        const double fl = std::floor(q);
+        const double fl = floor_of(q);
         const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
-        o.axis[a].push_back(
-            {li.i0, li.i1, q - fl, detail::blend_weight(plan.improved, plan.interp, q - fl)});
+        auto& e = o.axis[a][idx];
+        e.i0 = li.i0;
+        e.i1 = li.i1;
+        e.f = q - fl;
+        e.t = detail::blend_weight(plan.improved, plan.interp, q - fl);
       }
     }
     plan.octaves.push_back(std::move(o));
