@@ -25,6 +25,9 @@
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
+// Internal linkage: the static target is compiled in both kernel translation units
+// (simd/kernels.cc), and only its table crosses into the rest of the library.
+namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
@@ -125,10 +128,11 @@ constexpr gradient4_tables k_gradients4 = [] {
 HWY_INLINE void gradient4_components(VI h, VF* g) {
   const DF df;
   const DI di;
-  const VI h31 = hn::And(h, hn::Set(di, 31));
 #if HWY_TARGET == HWY_SCALAR
+  const VI h31 = hn::And(h, hn::Set(di, 31));
   for (int k = 0; k < 4; ++k) g[k] = hn::GatherIndex(df, k_gradients4.f[k], h31);
 #elif HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  const VI h31 = hn::And(h, hn::Set(di, 31));
   for (int k = 0; k < 4; ++k) {
     g[k] = VF{_mm512_permutex2var_ps(_mm512_load_ps(k_gradients4.f[k]), h31.raw,
                                      _mm512_load_ps(k_gradients4.f[k] + 16))};
@@ -531,6 +535,7 @@ void min_max(const float* v, std::size_t n, float* lo, float* hi) {
   r.fold_into(lo, hi);
 }
 
+}  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
