@@ -22,9 +22,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
-// Internal linkage: the static target is compiled in both kernel translation units
-// (simd/kernels.cc), and only its table crosses into the rest of the library.
-namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +195,6 @@ void fill_rows_exact(const exact_grid_plan& g, std::size_t row_begin, std::size_
   return exact_rows_t<3>(g, row_begin, row_end, out, lo, hi);
 }
 
-}  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();

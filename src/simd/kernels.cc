@@ -6,20 +6,6 @@
 //   simd/rows-inl.h        rows of float grids (fill_rows)
 //   simd/points-inl.h      point batches, float and double with gradients
 //   simd/exact_rows-inl.h  exact double grids, bit for bit the scalar path
-//
-// The targets are compiled in two translation units, so that a build compiles them in parallel:
-// this file, every target but the AVX-512 ones, and simd/kernels_avx512.cc (which includes this
-// file with PERLIN_KERNELS_AVX512), the AVX-512 ones. Highway compiles its static target (the
-// baseline) in both; each target is registered by its own unit only. PERLIN_DISABLED_TARGETS takes
-// more targets out of both (CMake's PERLIN_FEW_SIMD_TARGETS).
-#ifndef PERLIN_DISABLED_TARGETS
-#define PERLIN_DISABLED_TARGETS 0
-#endif
-#ifdef PERLIN_KERNELS_AVX512
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4 | HWY_AVX2 | PERLIN_DISABLED_TARGETS)
-#else
-#define HWY_DISABLED_TARGETS (HWY_AVX3 | HWY_AVX3_DL | PERLIN_DISABLED_TARGETS)
-#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/kernels.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -39,30 +25,16 @@ namespace HWY_NAMESPACE {
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
 
 const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max, &fill_rows_exact};
-// Each target is registered by the translation unit it belongs to (the other may compile it too,
-// as its static target).
-#if defined(PERLIN_KERNELS_AVX512) == (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
 [[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
-#endif
 
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
 
-#if HWY_ONCE && defined(PERLIN_KERNELS_AVX512)
-namespace perlin::detail {
-// Read by registered_kernels(): the reference makes a static link take this object (which has
-// no other symbol that the library calls) out of libperlin.a, and with it its registrars.
-volatile int g_avx512_kernels_linked = 1;
-}  // namespace perlin::detail
-#endif
-
-#if HWY_ONCE && !defined(PERLIN_KERNELS_AVX512)
+#if HWY_ONCE
 #include <atomic>
 
 namespace perlin::detail {
-
-extern volatile int g_avx512_kernels_linked;  // simd/kernels_avx512.cc
 
 namespace {
 // Constant-initialised, so that they exist before any registrar runs; no allocation, no lock.
@@ -78,7 +50,6 @@ int register_kernels(std::int64_t target, const kernels* k) noexcept {
 }
 
 std::vector<registration> registered_kernels() {
-  static_cast<void>(g_avx512_kernels_linked);
   const std::size_t n = std::min(g_registered.load(), k_max_targets);
   return {g_registrations, g_registrations + n};
 }

@@ -25,9 +25,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
-// Internal linkage: the static target is compiled in both kernel translation units
-// (simd/kernels.cc), and only its table crosses into the rest of the library.
-namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
@@ -535,7 +532,6 @@ void min_max(const float* v, std::size_t n, float* lo, float* hi) {
   r.fold_into(lo, hi);
 }
 
-}  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();

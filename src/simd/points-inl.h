@@ -21,9 +21,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
-// Internal linkage: the static target is compiled in both kernel translation units
-// (simd/kernels.cc), and only its table crosses into the rest of the library.
-namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_AVX3_DL
@@ -554,7 +551,6 @@ void eval_points_d(const points_plan& pp, const double* const* coord, std::size_
   }
 }
 
-}  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();

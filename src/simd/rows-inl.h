@@ -26,9 +26,6 @@
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
-// Internal linkage: the static target is compiled in both kernel translation units
-// (simd/kernels.cc), and only its table crosses into the rest of the library.
-namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
@@ -463,7 +460,6 @@ void fill_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end, f
   }
 }
 
-}  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
