@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "perlin/perlin.hpp"
+#include "uniform_points.hpp"
 
 #ifndef FN2BENCH_FN2_COMMIT
 #define FN2BENCH_FN2_COMMIT "unknown"
@@ -114,34 +115,8 @@ void fn2_fill(const FastNoise::SmartNode<>& fn, const workload& w, float* out) {
 
 // ---- points ---------------------------------------------------------------------------------
 
-struct points {
-  std::vector<float> x, y, z;
-};
-
-/// 2^20 points uniform in [lo, hi)^3 (the same generator as /work/main/bench/perlin_bench.cpp).
-points uniform_points(double lo, double hi) {
-  points q;
-  std::mt19937_64 rng(2002);
-  const auto uniform = [&] {
-    return static_cast<float>(lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1p-53);
-  };
-  const std::size_t n = std::size_t{1} << 20;
-  q.x.resize(n);
-  q.y.resize(n);
-  q.z.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    q.x[i] = uniform();
-    q.y[i] = uniform();
-    q.z[i] = uniform();
-  }
-  return q;
-}
-
-const points& scattered(bool positive) {
-  static const points mixed = uniform_points(-1000, 1000);
-  static const points pos = uniform_points(0, 256);
-  return positive ? pos : mixed;
-}
+using bench::points;
+using bench::scattered;
 
 void perlin_points(const points& p, std::vector<float>& out) {
   static const perlin::field f;

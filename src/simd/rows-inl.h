@@ -72,15 +72,11 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   const std::size_t N = hn::Lanes(df);
   constexpr int combos = plane_cache<D>::combos;
   pc.key[slot] = iy;
-  const std::int32_t* perm = g.tables->perm.data();
-  const std::int32_t* pairs = g.tables->pairs.data();
   const VI y = hn::Set(di, static_cast<std::int32_t>(iy));
   VI i0[4], i1[4];
-  bool pair[4] = {false, false, false, false};
   for (int k = 2; k < D; ++k) {
     i0[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i0));
     i1[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i1));
-    pair[k] = ax[k].i1 == ((ax[k].i0 + 1) & 255u);  // one gather fetches both (see tables)
   }
   VF weight[combos], rz[combos], rw[combos];
   for (int m = 0; m < combos; ++m) {
@@ -96,8 +92,13 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   const byte_hash bytes(g.tables->bytes.data());
   const VI low_byte = hn::Set(di, 255);
   const auto lookup = [&](VI i) { return hn::And(VI{bytes(i.raw)}, low_byte); };
-  (void)pair;
-  (void)pairs;
+#else
+  const std::int32_t* perm = g.tables->perm.data();
+  const std::int32_t* pairs = g.tables->pairs.data();
+  bool pair[4] = {false, false, false, false};
+  for (int k = 2; k < D; ++k) {
+    pair[k] = ax[k].i1 == ((ax[k].i0 + 1) & 255u);  // one gather fetches both (see tables)
+  }
 #endif
   for (std::size_t c = 0; c < o.point_count; c += N) {
     {  // one vector of points
