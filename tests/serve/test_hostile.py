@@ -109,3 +109,29 @@ def test_a_costly_render_gives_its_slot_back_within_the_time_budget(perlin_exe):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_renders_stop_when_their_clients_leave(perlin_exe):
+    # Two costly renders (about 40 s each, a 60 s budget) take both render slots; their clients
+    # hang up. The slots must come back within a band or two, so the next client is answered
+    # at once instead of after the budget.
+    proc, url = start_server(perlin_exe, "--time-budget", "60")
+    try:
+        u = urllib.parse.urlparse(url)
+        costly = ("/render.png?size=1024x1024&fractal=fbm&octaves=32&warp=independent"
+                  "&warp-octaves=32&origin=0,0,0.5,0.5")
+        socks = []
+        for i in range(2):
+            s = socket.create_connection((u.hostname, u.port), timeout=5)
+            s.sendall(f"GET {costly}&seed={i} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\n\r\n".encode())
+            socks.append(s)
+        time.sleep(1.0)  # both renders are under way
+        for s in socks:
+            s.close()
+        start = time.monotonic()
+        status, _ = request(url, "/render.png?size=8x8")
+        assert status == 200
+        assert time.monotonic() - start < 5, "a render nobody waits for kept its slot"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

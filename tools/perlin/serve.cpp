@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "client_connection.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
@@ -295,7 +296,14 @@ struct rendered {
   std::unique_ptr<render_slot> slot;  // held until the response's bytes are made
 };
 
-rendered render_query(const query& q) {
+/// The client went away: its render stops (the answer has nowhere to go).
+struct client_gone : std::runtime_error {
+  client_gone() : std::runtime_error("the client closed the connection") {}
+};
+
+/// Renders the query for the client on `client`: stops between bands (65,536 samples) when the
+/// time budget is spent (503) or the client has gone away.
+rendered render_query(const query& q, const client_connection& client) {
   rendered out;
   out.plan = resolve(q.options);
   if (out.plan.tiles_x > 0)
@@ -316,6 +324,7 @@ rendered render_query(const query& q) {
                               " MiB); use perlin render for larger files");
   }
   out.slot = std::make_unique<render_slot>();
+  if (!client.still_there()) throw client_gone();  // left while waiting for a slot
   const auto start = std::chrono::steady_clock::now();
   // A time budget per render, checked between bands of 65,536 samples: a costly request gives
   // its slot back instead of holding it for minutes.
@@ -324,6 +333,7 @@ rendered render_query(const query& q) {
                                     std::chrono::duration<double>(budget));
   out.plan.band_samples = std::size_t{1} << 16;
   render_frame(out.plan, 0, out.values, [&](double done) {
+    if (!client.still_there()) throw client_gone();
     if (std::chrono::steady_clock::now() > deadline) {
       throw http_error(503, "the render took longer than " + perlin::detail::number_text(budget) +
                                 " s (" + std::to_string(static_cast<int>(done * 100)) +
@@ -386,6 +396,9 @@ template <class F>
 void answer(httplib::Response& res, F&& body) {
   try {
     body();
+  } catch (const client_gone& e) {
+    res.status = 499;  // nginx's "client closed request": nobody reads it
+    res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
   } catch (const http_error& e) {
     res.status = e.status;
     res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
@@ -504,6 +517,10 @@ std::string page_html() {
   return page;
 }
 
+client_connection client_of(const httplib::Request& req) {
+  return {req.local_addr, req.local_port, req.remote_addr, req.remote_port};
+}
+
 void install_routes(httplib::Server& svr) {
   svr.Get("/", [page = page_html()](const httplib::Request&, httplib::Response& res) {
     res.set_content(page, "text/html; charset=utf-8");
@@ -511,7 +528,7 @@ void install_routes(httplib::Server& svr) {
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
       const query q = parse_query(req, ".png");
-      rendered r = render_query(q);
+      rendered r = render_query(q, client_of(req));
       const auto pixels = to_pixels(r.plan, r.values);
       const auto format = pixel_format_of(r.plan);
       const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels);
@@ -529,7 +546,7 @@ void install_routes(httplib::Server& svr) {
       query q = parse_query(req, ".npy");
       q.options.bits = 8;
       q.options.colormap.reset();
-      const rendered r = render_query(q);
+      const rendered r = render_query(q, client_of(req));
       const std::size_t shape[2] = {r.plan.height, r.plan.width};
       const auto npy = perlin::encode_npy(shape, r.values.values);
       res.set_content(std::string(npy.begin(), npy.end()), "application/octet-stream");
@@ -539,7 +556,7 @@ void install_routes(httplib::Server& svr) {
     answer(res, [&] {
       const query q = parse_query(req, ".png");
       res.set_header("Cache-Control", "no-store");
-      res.set_content(stats_json(q, render_query(q)), "application/json");
+      res.set_content(stats_json(q, render_query(q, client_of(req))), "application/json");
     });
   });
   svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
