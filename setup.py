@@ -23,7 +23,8 @@ class CMakeBuild(build_ext):
                         "-DCMAKE_BUILD_TYPE=Release", "-DPERLIN_BUILD_TOOLS=OFF",
                         "-DPERLIN_BUILD_TESTS=OFF", "-DPERLIN_BUILD_BENCH=OFF", "-DPERLIN_IMAGE=OFF",
                         "-DPERLIN_INSTALL=OFF", "-DPERLIN_BUILD_PYTHON=ON",
-                        f"-DPython_EXECUTABLE={sys.executable}"], check=True)
+                        f"-DPython_EXECUTABLE={sys.executable}",
+                        *os.environ.get("PERLIN_CMAKE_ARGS", "").split()], check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", "_perlin", "-j",
                         str(os.cpu_count() or 1)], check=True)
         built = next((build / "python" / "perlin").glob("_perlin*.so"))
