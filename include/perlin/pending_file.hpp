@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 
 namespace perlin {
@@ -26,6 +27,8 @@ namespace perlin {
 /// - Every failure throws perlin::io_error naming the path and the reason; the destructor then
 ///   removes what was written. Not thread safe: one thread writes one file.
 class pending_file {
+  friend void publish_together(std::span<pending_file> files);
+
  public:
   /// Opens the pending file in the folder of `target`. Throws perlin::io_error when the folder
   /// does not exist or does not accept a new file.
@@ -54,6 +57,8 @@ class pending_file {
  private:
   void discard() noexcept;
   void name_unnamed();
+  /// Finishes the file and gives it its hidden name (an unnamed file is linked and closed).
+  void make_named();
   void release_slot() noexcept;
 
   std::filesystem::path target_;
@@ -67,6 +72,22 @@ class pending_file {
   unsigned mode_ = 0644;
   void* node_ = nullptr;  // its entry in the signal-safe list of named temporaries
 };
+
+/// Publishes `files` (finished or not) as one set: at every moment, SIGKILL and power loss
+/// included, their folder shows all the old files or all the new ones. How: the new files, and a
+/// hard link of every other file of the folder, go into a hidden folder beside it, which is
+/// swapped with the folder in one step (Linux's renameat2 RENAME_EXCHANGE); the old folder is
+/// then removed (a file that appeared in it meanwhile is moved into the new one). The folder keeps
+/// its mode; open descriptors of the old folder (a process inside it) still see the old set.
+///
+/// The swap needs: every file in one folder, which is not this process's working folder, holds
+/// only regular files and is a real folder owned by this user without extended attributes, and a
+/// file system with RENAME_EXCHANGE. Otherwise (and for a single file) the files are published one
+/// after the other, as publish() does; a SIGKILL during those renames (milliseconds) can then
+/// leave some new files over the old set. SIGKILL during a swap can leave the hidden
+/// `.NAME.perlin-*` folder beside the folder (the set in the folder is whole). Throws
+/// perlin::io_error as publish() does; the files not yet published are then discarded.
+void publish_together(std::span<pending_file> files);
 
 /// Removes the named temporary files of every pending file of this process that has not been
 /// published. Async-signal-safe: meant for a SIGINT/SIGTERM handler that then calls _exit.

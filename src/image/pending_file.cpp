@@ -2,9 +2,11 @@
 // signal-safe list of the named ones, then fsync, one rename, and fsync of the folder.
 #include "perlin/pending_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <fstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "detail/error.hpp"
 #include "perlin/error.hpp"
@@ -292,25 +295,222 @@ void pending_file::name_unnamed() {
   }
 }
 
-void pending_file::publish() {
-  if (published_) fail(target_, "published twice");
+void pending_file::make_named() {
   finish();
-  if (direct_) {
-    published_ = true;
-    return;
-  }
-  if (unnamed_) {  // still unnamed (it kept its descriptor): name it now, then rename it
+  if (unnamed_) {  // still unnamed (it kept its descriptor): name it now
     name_unnamed();
     ::close(fd_);
     fd_ = -1;
     release_slot();
   }
+}
+
+void pending_file::publish() {
+  if (published_) fail(target_, "published twice");
+  if (direct_) {
+    finish();
+    published_ = true;
+    return;
+  }
+  make_named();
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail_errno(target_, "cannot replace it");
   published_ = true;
   temp_.clear();
   forget(node_);
   node_ = nullptr;
   sync_folder(target_);
+}
+
+namespace {
+
+/// A descriptor closed at the end of its scope.
+struct fd_guard {
+  int fd = -1;
+  explicit fd_guard(int f) : fd(f) {}
+  fd_guard(const fd_guard&) = delete;
+  fd_guard& operator=(const fd_guard&) = delete;
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+/// The names in folder `fd` (not . and ..), or false when it cannot be read or holds more than
+/// `most` entries.
+bool names_in(int fd, std::vector<std::string>& out, std::size_t most) {
+  const int copy = ::dup(fd);
+  if (copy < 0) return false;
+  DIR* d = ::fdopendir(copy);
+  if (d == nullptr) {
+    ::close(copy);
+    return false;
+  }
+  ::rewinddir(d);
+  bool ok = true;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if (out.size() == most) {
+      ok = false;
+      break;
+    }
+    out.push_back(name);
+  }
+  ::closedir(d);
+  return ok;
+}
+
+/// The folder a set of files is published into, and what a swap needs to know of it.
+struct swap_plan {
+  std::filesystem::path folder;     // as the targets name it
+  std::filesystem::path parent;     // the folder that holds it
+  std::string name;                 // its name in the parent
+  std::vector<std::string> others;  // its files that stay (hard-linked into the new folder)
+  unsigned mode = 0;
+};
+
+/// Whether the set can be published by swapping its folder (publish_together's conditions).
+bool plan_swap(const std::filesystem::path& folder, const std::vector<std::string>& new_names,
+               const std::vector<std::string>& own_temps, swap_plan& plan) {
+  struct stat st {
+  }, here{};
+  if (::lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    return false;
+  // The working folder stays where it is: a shell inside it would be left in the old one.
+  if (::stat(".", &here) != 0 || (here.st_dev == st.st_dev && here.st_ino == st.st_ino))
+    return false;
+  const ssize_t attrs = ::listxattr(folder.c_str(), nullptr, 0);
+  if (attrs > 0) return false;  // ACLs and other attributes would not follow the swap
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(folder, ec).lexically_normal();
+  if (ec) return false;
+  if (abs.filename().empty()) abs = abs.parent_path();
+  if (abs == abs.root_path() || abs.filename() == "..") return false;
+  plan.folder = folder;
+  plan.parent = abs.parent_path();
+  plan.name = abs.filename().string();
+  // The lexical parent must really hold this folder (no symbolic link on the way).
+  struct stat again {};
+  if (::lstat((plan.parent / plan.name).c_str(), &again) != 0 || again.st_dev != st.st_dev ||
+      again.st_ino != st.st_ino)
+    return false;
+  plan.mode = st.st_mode & 07777;
+  const fd_guard dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  std::vector<std::string> names;
+  if (dir.fd < 0 || !names_in(dir.fd, names, 1000000)) return false;
+  for (const auto& n : names) {
+    if (std::find(new_names.begin(), new_names.end(), n) != new_names.end() ||
+        std::find(own_temps.begin(), own_temps.end(), n) != own_temps.end())
+      continue;
+    struct stat e {};
+    if (::fstatat(dir.fd, n.c_str(), &e, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(e.st_mode))
+      return false;  // folders, links, devices: not carried across a swap
+    plan.others.push_back(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+void publish_together(std::span<pending_file> files) {
+  const auto one_by_one = [&] {
+    for (auto& f : files) {
+      if (!f.published_) f.publish();
+    }
+  };
+  if (files.size() < 2) return one_by_one();
+  const auto folder = folder_of(files[0].target_);
+  std::vector<std::string> new_names;
+  for (const auto& f : files) {
+    if (f.direct_ || f.published_ || folder_of(f.target_) != folder) return one_by_one();
+    new_names.push_back(f.target_.filename().string());
+  }
+  std::vector<std::string> own_temps;  // hidden names of files that closed their descriptor
+  for (auto& f : files) {
+    f.finish();
+    if (!f.unnamed_) own_temps.push_back(std::filesystem::path(f.temp_).filename().string());
+  }
+  swap_plan plan;
+  if (!plan_swap(folder, new_names, own_temps, plan)) return one_by_one();
+  // The new folder, hidden beside the old one.
+  std::string stage = (plan.parent / ("." + plan.name + ".perlin-XXXXXX")).string();
+  if (::mkdtemp(stage.data()) == nullptr) return one_by_one();
+  const fd_guard staged(::open(stage.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const fd_guard old(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  std::size_t linked = 0, moved = 0;
+  const auto undo = [&] {  // before the swap: everything back, the hidden folder removed
+    for (std::size_t i = 0; i < moved; ++i) {
+      if (files[i].unnamed_) {
+        ::unlinkat(staged.fd, new_names[i].c_str(), 0);  // its descriptor still holds the data
+      } else {
+        ::renameat(staged.fd, new_names[i].c_str(), AT_FDCWD, files[i].temp_.c_str());
+      }
+    }
+    for (std::size_t i = 0; i < linked; ++i) ::unlinkat(staged.fd, plan.others[i].c_str(), 0);
+    ::rmdir(stage.c_str());
+  };
+  bool ok = staged.fd >= 0 && old.fd >= 0 && ::fchmod(staged.fd, plan.mode) == 0;
+  while (ok && linked < plan.others.size()) {
+    const char* n = plan.others[linked].c_str();
+    if (::linkat(old.fd, n, staged.fd, n, 0) == 0) {
+      ++linked;
+    } else {
+      ok = false;  // another file system below, or no right to link: one by one
+    }
+  }
+  while (ok && moved < files.size()) {
+    // An unnamed file gets its first name in the hidden folder: a SIGKILL from here on leaves
+    // that folder, never a file in the set's folder.
+    auto& f = files[moved];
+    const std::string proc = "/proc/self/fd/" + std::to_string(f.fd_);
+    const char* name = new_names[moved].c_str();
+    if (f.unnamed_ ? ::linkat(AT_FDCWD, proc.c_str(), staged.fd, name, AT_SYMLINK_FOLLOW) == 0
+                   : ::renameat(AT_FDCWD, f.temp_.c_str(), staged.fd, name) == 0) {
+      ++moved;
+    } else {
+      ok = false;
+    }
+  }
+  if (ok && ::fsync(staged.fd) != 0 && errno != EINVAL) ok = false;
+  // The one step: the folder's name now holds the new set, the hidden name the old one (file
+  // systems without RENAME_EXCHANGE say EINVAL: one by one).
+  if (!ok || ::renameat2(AT_FDCWD, stage.c_str(), AT_FDCWD, (plan.parent / plan.name).c_str(),
+                         RENAME_EXCHANGE) != 0) {
+    undo();
+    return one_by_one();
+  }
+  for (auto& f : files) {
+    if (f.unnamed_) {
+      ::close(f.fd_);
+      f.fd_ = -1;
+      f.release_slot();
+    }
+    f.published_ = true;
+    f.temp_.clear();
+    forget(f.node_);
+    f.node_ = nullptr;
+  }
+  sync_folder(plan.parent / plan.name);  // the parent holds both names
+  // Descriptors follow the folders: `staged` is now the set's folder, `old` the old one (under
+  // the hidden name). Files of the old folder that are also in the new one (the same inode), and
+  // the old files the set replaced, go; a file that appeared since the scan moves across.
+  std::vector<std::string> left;
+  if (names_in(old.fd, left, 1000000)) {
+    bool empty = true;
+    for (const auto& n : left) {
+      struct stat a {
+      }, b{};
+      const bool same = ::fstatat(old.fd, n.c_str(), &a, AT_SYMLINK_NOFOLLOW) == 0 &&
+                        ::fstatat(staged.fd, n.c_str(), &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+                        a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+      const bool replaced = std::find(new_names.begin(), new_names.end(), n) != new_names.end();
+      if (same || replaced) {
+        if (::unlinkat(old.fd, n.c_str(), 0) != 0) empty = false;
+      } else if (::renameat2(old.fd, n.c_str(), staged.fd, n.c_str(), RENAME_NOREPLACE) != 0) {
+        empty = false;  // kept where it is rather than lost
+      }
+    }
+    if (empty) ::rmdir(stage.c_str());
+  }
 }
 
 void remove_pending_files() noexcept {

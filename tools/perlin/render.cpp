@@ -180,9 +180,9 @@ int run_render(const render_command& c, CLI::App* cmd) {
   {
     // SIGINT and SIGTERM wait while the frames are published, so that an interruption leaves all
     // of them or none (the handler then finds nothing pending and exits 130 or 143). SIGKILL
-    // cannot wait.
+    // cannot wait: publish_together swaps in a folder holding the whole new set where it can.
     const signals_held held;
-    for (auto& f : files) f.publish();
+    perlin::publish_together(files);
   }
   if (r.stretch && !r.quiet) {
     std::fprintf(stderr,

@@ -1,0 +1,171 @@
+// perlin::publish_together: a set of files appears whole or not at all, SIGKILL included, by
+// swapping in a folder that holds the new set; and where the folder cannot be swapped, the files
+// are published one by one.
+#include "perlin/pending_file.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "gtest/gtest.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using perlin_test::slurp;
+using perlin_test::temp_dir;
+
+std::string name_of(std::size_t i) { return "f_" + std::to_string(1000 + i) + ".png"; }
+
+void write_set(const fs::path& dir, std::size_t count, const std::string& text) {
+  for (std::size_t i = 0; i < count; ++i) std::ofstream(dir / name_of(i)) << text;
+}
+
+std::vector<perlin::pending_file> pending_set(const fs::path& dir, std::size_t count,
+                                              const std::string& text) {
+  std::vector<perlin::pending_file> files;
+  for (std::size_t i = 0; i < count; ++i) {
+    files.emplace_back(dir / name_of(i));
+    files.back().write(text.data(), text.size());
+  }
+  return files;
+}
+
+/// "old", "new", or "mixed": what the set in `dir` holds.
+std::string state_of(const fs::path& dir, std::size_t count) {
+  std::size_t olds = 0, news = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string t = slurp(dir / name_of(i));
+    olds += t == "old" ? 1 : 0;
+    news += t == "new" ? 1 : 0;
+  }
+  return olds == count ? "old" : news == count ? "new" : "mixed";
+}
+
+ino_t inode_of(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+TEST(PendingFiles, ASetIsSwappedInWithTheFoldersOtherFilesAndMode) {
+  const temp_dir d;
+  const fs::path out = d.path / "frames";
+  fs::create_directory(out);
+  fs::permissions(out, static_cast<fs::perms>(0750));
+  write_set(out, 8, "old");
+  std::ofstream(out / "notes.txt") << "keep me";
+  const ino_t notes = inode_of(out / "notes.txt"), folder = inode_of(out);
+  auto files = pending_set(out, 10, "new");  // two more than the old set
+  perlin::publish_together(files);
+  EXPECT_EQ(state_of(out, 10), "new");
+  EXPECT_NE(inode_of(out), folder) << "the folder was not swapped";
+  EXPECT_EQ(fs::status(out).permissions(), static_cast<fs::perms>(0750));
+  EXPECT_EQ(slurp(out / "notes.txt"), "keep me");
+  EXPECT_EQ(inode_of(out / "notes.txt"), notes) << "other files are the same files (hard links)";
+  std::vector<std::string> beside, inside;
+  for (const auto& e : fs::directory_iterator(d.path)) beside.push_back(e.path().filename());
+  for (const auto& e : fs::directory_iterator(out)) inside.push_back(e.path().filename());
+  EXPECT_EQ(beside, std::vector<std::string>{"frames"}) << "the old folder is removed";
+  EXPECT_EQ(inside.size(), 11u);
+}
+
+TEST(PendingFiles, FoldersThatCannotBeSwappedGetTheFilesOneByOne) {
+  const temp_dir d;
+  // A folder holding a folder (a swap would have to move it), and the working folder (a shell
+  // inside it would be left in the old one): both keep their inode and get the whole new set.
+  const fs::path out = d.path / "frames";
+  fs::create_directories(out / "sub");
+  write_set(out, 4, "old");
+  const ino_t folder = inode_of(out);
+  {
+    auto files = pending_set(out, 4, "new");
+    perlin::publish_together(files);
+  }
+  EXPECT_EQ(state_of(out, 4), "new");
+  EXPECT_EQ(inode_of(out), folder);
+  EXPECT_TRUE(fs::is_directory(out / "sub"));
+  fs::remove(out / "sub");
+  write_set(out, 4, "old");
+  const fs::path was = fs::current_path();
+  fs::current_path(out);
+  {
+    std::vector<perlin::pending_file> files;
+    for (std::size_t i = 0; i < 4; ++i) {
+      files.emplace_back(name_of(i));
+      files.back().write("new", 3);
+    }
+    perlin::publish_together(files);
+  }
+  fs::current_path(was);
+  EXPECT_EQ(state_of(out, 4), "new");
+  EXPECT_EQ(inode_of(out), folder);
+}
+
+TEST(PendingFiles, SigkillAtAnyMomentOfPublishingLeavesTheOldSetOrTheNew) {
+  // A child publishes 200 new files over 200 old ones and is killed at moments spread over the
+  // publishing. Published one by one, the set would often be found half replaced.
+  const temp_dir d;
+  const fs::path out = d.path / "frames";
+  fs::create_directory(out);
+  constexpr std::size_t n = 200;
+  write_set(out, n, "old");
+  std::size_t olds = 0, news = 0, delay_us = 0;
+  for (int round = 0; round < 60; ++round) {
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      auto files = pending_set(out, n, "new");
+      for (auto& f : files) f.finish();
+      (void)!::write(ready[1], "x", 1);
+      perlin::publish_together(files);
+      ::_exit(0);
+    }
+    char c = 0;
+    ASSERT_EQ(::read(ready[0], &c, 1), 1);
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::microseconds(delay_us)) {
+    }
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    const std::string state = state_of(out, n);
+    ASSERT_NE(state, "mixed") << "killed " << delay_us << " us into the publishing";
+    if (state == "old") {
+      ++olds;
+      delay_us += 150;  // later next time
+    } else {
+      ++news;
+      delay_us = delay_us > 300 ? delay_us - 300 : 0;  // back into the publishing
+      write_set(out, n, "old");
+    }
+    // A kill during the swap may leave the hidden stage folder beside `frames`; nothing else.
+    for (const auto& e : fs::directory_iterator(d.path)) {
+      const std::string name = e.path().filename();
+      if (name != "frames") {
+        EXPECT_EQ(name.rfind(".frames.perlin-", 0), 0u) << name;
+        fs::remove_all(e.path());
+      }
+    }
+    for (const auto& e : fs::directory_iterator(out)) {
+      const std::string name = e.path().filename();
+      EXPECT_EQ(name.rfind("f_", 0), 0u) << "left in the folder: " << name;
+    }
+  }
+  // The kills came both before and after the swap (the search above walks the delay to it).
+  EXPECT_GT(olds, 5u);
+  EXPECT_GT(news, 5u);
+}
+
+}  // namespace
