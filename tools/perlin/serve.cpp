@@ -33,6 +33,7 @@
 #include "render_plan.hpp"
 #include "runtime/text.hpp"
 #include "serve_page.hpp"
+#include "serve_query.hpp"
 
 namespace perlin_cli {
 
@@ -57,217 +58,6 @@ struct http_error : std::runtime_error {
   int status;
   http_error(int s, const std::string& what) : std::runtime_error(what), status(s) {}
 };
-
-/// The length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
-std::size_t utf8_length(const std::string& s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  }
-  // No overlong forms, surrogates or code points past U+10FFFF.
-  if (n == 3 && ((c == 0xE0 && b(i + 1) < 0xA0) || (c == 0xED && b(i + 1) >= 0xA0))) return 0;
-  if (n == 4 && ((c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;
-  return n;
-}
-
-/// A JSON string, always valid JSON: control characters escaped, bytes that are not UTF-8 (a
-/// client's query echoed in a message) replaced by U+FFFD.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (u < 0x20 || u == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else if (u < 0x80) {
-      out += c;
-    } else if (const std::size_t n = utf8_length(s, i); n > 0) {
-      out.append(s, i, n);
-      i += n - 1;
-    } else {
-      out += "\\ufffd";
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-bool parse_flag(const std::string& name, const std::string& v) {
-  if (v == "1" || v == "true" || v.empty()) return true;
-  if (v == "0" || v == "false") return false;
-  throw usage_error("--" + name + ": '" + v + "' is not 1 or 0");
-}
-
-/// A request's query as render options: the field options of the option table and the render
-/// settings (render_settings()), by name without "--"; the same pairs as a recipe.
-struct query {
-  render_options options;
-  option_pairs given;  // in the order of the query
-  bool download = false;
-};
-
-query parse_query(const httplib::Request& req, const std::string& ext) {
-  query q;
-  render_options& o = q.options;
-  o.output = "noise" + ext;
-  o.quiet = true;
-  for (const auto& [key, value] : req.params) {
-    if (req.get_param_value_count(key.c_str()) > 1)
-      throw usage_error("--" + key + ": given more than once");
-    if (value.size() > 4096) throw usage_error("--" + key + ": value too long");
-  }
-  for (const auto& [key, value] : req.params) {
-    if (key == "download") {
-      q.download = parse_flag(key, value);
-    } else if (key == "recipe") {
-      o.recipe = value;
-    } else if (key == "perlin") {
-      // The query is a recipe (the page's Recipe line as a link): it names the whole field.
-      (void)perlin::recipe_pairs("perlin=" + value);  // checks the version
-      o.field_complete = true;
-    } else if (perlin::find_option(key) != nullptr) {
-      // A flag with no value ("?normalize") is on.
-      const bool flag = perlin::find_option(key)->type == perlin::option_type::flag;
-      const std::string v = flag && value.empty() ? "true" : value;
-      o.field.emplace_back(key, v);
-      q.given.emplace_back(key, v);
-    } else {
-      const render_setting* s = find_render_setting(key);
-      const std::string v = s != nullptr && s->flag && value.empty() ? "true" : value;
-      set_render_setting(o, key, v);
-      q.given.emplace_back(key, v);
-    }
-  }
-  // The command and the code list the options in one order whatever the query's: the picture's
-  // frame (preset, size, step, scale, origin, offset, depth), the field options in the table's
-  // order, then the rest of the render settings.
-  const auto rank = [](const std::string& name) -> std::size_t {
-    const auto& settings = render_settings();
-    for (std::size_t i = 0; i < settings.size(); ++i) {
-      if (settings[i].name == name) return i < 7 ? i : 200 + i;
-    }
-    const auto rows = perlin::field_options();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (perlin::find_option(name) == &rows[i]) return 100 + i;
-    }
-    return 300;
-  };
-  std::stable_sort(q.given.begin(), q.given.end(),
-                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
-  return q;
-}
-
-/// A value as a shell word: kept as is when it holds only safe characters, else single-quoted.
-std::string shell_word(const std::string& v) {
-  const bool safe = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("+-.,_/:x").find(c) != std::string_view::npos;
-  });
-  if (safe) return v;
-  std::string out = "'";
-  for (const char c : v) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-/// The `perlin render` command line that writes the picture this query shows.
-std::string command_of(const query& q, const std::string& ext) {
-  std::string cmd = "perlin render -o noise" + ext;
-  if (!q.options.recipe.empty()) cmd += " --recipe " + shell_word(q.options.recipe);
-  for (const auto& [name, value] : q.given) {
-    const perlin::option_info* row = perlin::find_option(name);
-    const render_setting* s = find_render_setting(name);
-    const bool flag =
-        (row != nullptr && row->type == perlin::option_type::flag) || (s != nullptr && s->flag);
-    if (flag) {
-      cmd += (value == "true" || value == "1") ? " --" + name : " --no-" + name;
-    } else {
-      cmd += " --" + name + " " + shell_word(value);
-    }
-  }
-  return cmd;
-}
-
-/// A string as a C++ string literal.
-std::string cpp_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
-
-/// C++ that computes the same values (the field and the pixel grid), from the resolved plan:
-/// the field from its recipe, the grid from the plan's geometry (every axis it samples).
-std::string cpp_of(const render_plan& r) {
-  std::string s = "#include <perlin/perlin.hpp>\n\n";
-  s += "const perlin::field f = perlin::make_field(perlin::spec_from_recipe(\n    " +
-       cpp_string(perlin::to_recipe(r.spec)) + "));\n";
-  const auto list = [](const auto& a) {
-    std::string out;
-    for (std::size_t k = 0; k < 4; ++k)
-      out += (k ? ", " : "") + json_number(static_cast<double>(a[k]));
-    return out;
-  };
-  const perlin::grid g = r.frame_grid(0);
-  s += "perlin::grid g;\ng.dims = " + std::to_string(g.dims) + ";\ng.count = {" +
-       std::to_string(g.count[0]) + ", " + std::to_string(g.count[1]) + ", " +
-       std::to_string(g.count[2]) + ", " + std::to_string(g.count[3]) + "};\ng.origin = {" +
-       list(g.origin) + "};\ng.step = {" + list(g.step) + "};\n";
-  if (g.first != std::array<std::int64_t, 4>{}) s += "g.first = {" + list(g.first) + "};\n";
-  s += "std::vector<float> values(g.size());\nconst auto [lo, hi] = perlin::fill_grid(f, g, "
-       "values, {.threads = 0});\n";
-  if (r.f != formula::plain) s += "// then the preset's formula (docs/render.md)\n";
-  return s;
-}
-
-/// Python that gives the same pixels.
-std::string python_of(const query& q) {
-  std::string preset = "plain";
-  std::string args;
-  for (const auto& [name, value] : q.given) {
-    if (name == "preset") {
-      preset = value;
-      continue;
-    }
-    std::string keyword = name;
-    std::replace(keyword.begin(), keyword.end(), '-', '_');
-    args += ", " + keyword + "=";
-    const perlin::option_info* row = perlin::find_option(name);
-    const render_setting* rs = find_render_setting(name);
-    if ((row != nullptr && row->type == perlin::option_type::flag) || (rs != nullptr && rs->flag)) {
-      args += value == "true" || value == "1" ? "True" : "False";
-    } else if (name == "size") {
-      const auto x = value.find('x');
-      args += "(" + value.substr(0, x) + ", " +
-              value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
-    } else if (name == "origin" || name == "offset" || (name == "range" && value != "bound") ||
-               (name == "period" && value.find(',') != std::string::npos)) {
-      args += "(" + value + ")";
-    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap" ||
-               name == "plane" || name == "warp" || (name == "range" && value == "bound")) {
-      args += "\"" + value + "\"";
-    } else {
-      args += value;
-    }
-  }
-  if (!q.options.recipe.empty()) args = ", recipe=" + json_string(q.options.recipe) + args;
-  return "import perlin\n\npixels = perlin.render(\"" + preset + "\"" + args + ")\n";
-}
 
 /// The time budget of one render (--time-budget): previews get it, exports (download=1) six times
 /// as much.
@@ -527,7 +317,7 @@ void install_routes(httplib::Server& svr) {
   });
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
-      const query q = parse_query(req, ".png");
+      const query q = parse_query(req.params, ".png");
       rendered r = render_query(q, client_of(req));
       const auto pixels = to_pixels(r.plan, r.values);
       const auto format = pixel_format_of(r.plan);
@@ -543,7 +333,7 @@ void install_routes(httplib::Server& svr) {
   });
   svr.Get("/render.npy", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
-      query q = parse_query(req, ".npy");
+      query q = parse_query(req.params, ".npy");
       q.options.bits = 8;
       q.options.colormap.reset();
       const rendered r = render_query(q, client_of(req));
@@ -554,7 +344,7 @@ void install_routes(httplib::Server& svr) {
   });
   svr.Get("/stats.json", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
-      const query q = parse_query(req, ".png");
+      const query q = parse_query(req.params, ".png");
       res.set_header("Cache-Control", "no-store");
       res.set_content(stats_json(q, render_query(q, client_of(req))), "application/json");
     });

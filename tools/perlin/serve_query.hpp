@@ -1,0 +1,40 @@
+// What a `perlin serve` request asks for (its query as render options), and the text the server
+// writes back about it: JSON strings and numbers, the `perlin render` command, the C++ and the
+// Python that give the same picture. No HTTP here: the fuzzer drives it with plain pairs.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "options.hpp"
+#include "render_plan.hpp"
+
+namespace perlin_cli {
+
+/// A request's query as render options: the field options of the option table and the render
+/// settings (render_settings()), by name without "--"; the same pairs as a recipe.
+struct query {
+  perlin_render::render_options options;
+  perlin_render::option_pairs given;  // in the order of the command it shows
+  bool download = false;
+};
+
+/// The query's parameters (percent-decoded, as cpp-httplib gives them) as render options, for a
+/// file of extension `ext`. Throws perlin_render::usage_error (a parameter given twice, a value
+/// over 4096 bytes, an unknown name, a bad flag) or perlin::invalid_argument (a bad value).
+query parse_query(const std::multimap<std::string, std::string>& params, const std::string& ext);
+
+/// A JSON string, always valid JSON: control characters escaped, bytes that are not UTF-8 (a
+/// client's query echoed in a message) replaced by U+FFFD.
+std::string json_string(const std::string& s);
+/// A JSON number (17 digits, so it reads back exactly), or null when not finite.
+std::string json_number(double v);
+
+/// The `perlin render` command line that writes the picture this query shows.
+std::string command_of(const query& q, const std::string& ext);
+/// C++ that computes the same values (the field and the pixel grid), from the resolved plan.
+std::string cpp_of(const perlin_render::render_plan& r);
+/// The `perlin.render` call that gives the same pixels.
+std::string python_of(const query& q);
+
+}  // namespace perlin_cli
