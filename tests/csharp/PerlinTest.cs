@@ -40,6 +40,39 @@ public static class PerlinTest
                 ++fbm;
             }
             Check(fbm == 300, "300 fbm rows");
+            // OctavePerlin from 4 threads, each with its own settings, on one Perlin: every answer
+            // is its settings' value (the cached octave field is shared, under a lock; without it
+            // a thread's field was replaced and disposed under another's call).
+            var want = new double[4, 200];
+            for (int t = 0; t < 4; ++t)
+                for (int i = 0; i < 200; ++i)
+                    want[t, i] = p.OctavePerlin(i * 0.37, i * 0.11, t * 0.5, 2 + t, 0.5 + 0.1 * t);
+            int wrong = 0, thrown = 0;
+            var go = new System.Threading.ManualResetEvent(false);  // all four start together
+            var threads = new System.Threading.Thread[4];
+            for (int t = 0; t < 4; ++t)
+            {
+                int tt = t;
+                threads[t] = new System.Threading.Thread(() =>
+                {
+                    go.WaitOne();
+                    try
+                    {
+                        for (int round = 0; round < 100; ++round)
+                            for (int i = 0; i < 200; ++i)
+                                if (p.OctavePerlin(i * 0.37, i * 0.11, tt * 0.5, 2 + tt, 0.5 + 0.1 * tt) != want[tt, i])
+                                    System.Threading.Interlocked.Increment(ref wrong);
+                    }
+                    catch (Exception)
+                    {
+                        System.Threading.Interlocked.Increment(ref thrown);
+                    }
+                });
+                threads[t].Start();
+            }
+            go.Set();
+            foreach (var th in threads) th.Join();
+            Check(wrong == 0 && thrown == 0, "OctavePerlin from 4 threads: " + wrong + " wrong, " + thrown + " threw");
             Check(p.Noise(0.5, 0.25) == p.Noise(0.5, 0.25, 0.0), "2-D is the z = 0 slice");
         }
         using (var f = new Perlin(42).Set("fractal", "fbm").Set("octaves", "5").Set("normalize", "1"))
