@@ -220,8 +220,12 @@ std::string python_of(const query& q) {
       args += value == "true" || value == "1" ? "True" : "False";
     } else if (name == "size") {
       const auto x = value.find('x');
-      args += "(" + value.substr(0, x) + ", " +
-              value.substr(x == std::string::npos ? value.size() : x + 1) + ")";
+      // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "(" + string.
+      args += '(';
+      args += value.substr(0, x);
+      args += ", ";
+      args += value.substr(x == std::string::npos ? value.size() : x + 1);
+      args += ')';
     } else if (name == "origin" || name == "offset" || (name == "range" && value != "bound") ||
                (name == "period" && value.find(',') != std::string::npos)) {
       args += "(" + value + ")";
