@@ -42,7 +42,9 @@ void check_grid(const grid& g) {
   constexpr std::int64_t limit = std::int64_t{1} << 53;
   for (std::size_t k = 0; k < g.dims; ++k) {
     if (g.first[k] <= -limit || g.first[k] >= limit ||
-        g.count[k] >= static_cast<std::size_t>(limit - std::max<std::int64_t>(g.first[k], 0))) {
+        // In 64 bits: a 32-bit size_t (wasm32, armv7) cannot hold 2^53.
+        static_cast<std::uint64_t>(g.count[k]) >=
+            static_cast<std::uint64_t>(limit - std::max<std::int64_t>(g.first[k], 0))) {
       detail::throw_invalid("first", "sample indices must stay below 2^53 in magnitude");
     }
     if (!std::isfinite(g.origin[k])) detail::throw_invalid("origin", "must be finite");

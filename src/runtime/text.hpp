@@ -3,9 +3,12 @@
 // message shape ("<option>: '<text>' is not <what>").
 #pragma once
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -56,6 +59,103 @@ T parse_integer(std::string_view option, std::string_view v, const char* what = 
   return out;
 }
 
+/// std::from_chars for a double in chars_format::general, written out for standard libraries
+/// that lack it (emscripten 3.1.6's libc++, in the WebAssembly build): the longest prefix of
+/// [-](digits[.digits]|.digits)[(e|E)[+|-]digits], or inf, infinity, nan (any case), converted by
+/// strtod (correctly rounded in glibc and musl). Tests hold it equal to std::from_chars.
+inline std::from_chars_result portable_number_from_chars(const char* first, const char* last,
+                                                         double& out) {
+  const char* p = first;
+  if (p != last && *p == '-') ++p;
+  const auto digit = [&](const char* q) { return q != last && *q >= '0' && *q <= '9'; };
+  const auto word = [&](std::string_view w) {
+    if (static_cast<std::size_t>(last - p) < w.size()) return false;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if ((p[i] | 0x20) != w[i]) return false;
+    }
+    return true;
+  };
+  const char* end = nullptr;
+  if (word("infinity")) {
+    end = p + 8;
+  } else if (word("inf") || word("nan")) {
+    end = p + 3;
+  } else {
+    const char* q = p;
+    bool any = false;
+    for (; digit(q); ++q) any = true;
+    if (q != last && *q == '.') {
+      for (++q; digit(q); ++q) any = true;
+    }
+    if (!any) return {first, std::errc::invalid_argument};
+    end = q;
+    if (q != last && (*q == 'e' || *q == 'E')) {
+      const char* e = q + 1;
+      if (e != last && (*e == '+' || *e == '-')) ++e;
+      if (digit(e)) {
+        while (digit(e)) ++e;
+        end = e;
+      }
+    }
+  }
+  const std::string text(first, end);
+  errno = 0;
+  const double v = std::strtod(text.c_str(), nullptr);
+  // strtod says ERANGE for subnormal results too; from_chars takes those.
+  if (errno == ERANGE && (std::isinf(v) || v == 0)) return {end, std::errc::result_out_of_range};
+  out = v;
+  return {end, std::errc()};
+}
+
+/// std::to_chars(double) (the shortest text that reads back exactly, fixed or scientific,
+/// whichever is shorter, fixed on a tie), written out for standard libraries that lack it: the
+/// fewest significant digits that round-trip (printf's %.*e, correctly rounded), laid out both
+/// ways. Tests hold it equal to std::to_chars.
+inline std::string portable_shortest_text(double v) {
+  char buf[64];
+  if (!std::isfinite(v)) {
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+  int precision = 0;
+  for (; precision < 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*e", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::snprintf(buf, sizeof buf, "%.*e", precision, v);
+  const std::string sci_text = buf;  // [-]d[.ddd]e(+|-)XX
+  const bool negative = sci_text[0] == '-';
+  const std::size_t e_at = sci_text.find('e');
+  std::string digits;
+  for (std::size_t i = negative ? 1 : 0; i < e_at; ++i) {
+    if (sci_text[i] != '.') digits += sci_text[i];
+  }
+  const int exponent = std::atoi(sci_text.c_str() + e_at + 1);
+  const int n = static_cast<int>(digits.size());
+  std::string fixed = negative ? "-" : "";
+  if (exponent >= n - 1) {
+    // An integer: its exact digits are as short as the rounded ones and closer (the standard
+    // picks the nearest of the shortest): 53165205877497296, not ...300.
+    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
+    fixed += buf;
+  } else if (exponent >= 0) {
+    fixed += digits.substr(0, static_cast<std::size_t>(exponent) + 1) + "." +
+             digits.substr(static_cast<std::size_t>(exponent) + 1);
+  } else {
+    fixed += "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  }
+  return fixed.size() <= sci_text.size() ? fixed : sci_text;
+}
+
+/// std::from_chars for a double (general format) where the library has it, else the above.
+inline std::from_chars_result number_from_chars(const char* first, const char* last, double& out) {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  return std::from_chars(first, last, out, std::chars_format::general);
+#else
+  return portable_number_from_chars(first, last, out);
+#endif
+}
+
 /// A finite decimal or scientific number with an optional sign ("1e3", "+0.5", "-2"); not
 /// "inf", "nan", hexadecimal or with spaces. Throws invalid_argument.
 inline double parse_number(std::string_view option, std::string_view v) {
@@ -64,7 +164,7 @@ inline double parse_number(std::string_view option, std::string_view v) {
   const bool plus = first != last && *first == '+';
   if (plus) ++first;
   double out = 0;
-  const auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  const auto [ptr, ec] = number_from_chars(first, last, out);
   if (first == last || (plus && *first == '-') || ptr != last ||
       (ec != std::errc() && ec != std::errc::result_out_of_range)) {
     detail::throw_invalid(std::string(option), quoted(v) + " is not a number");
@@ -115,9 +215,13 @@ inline std::vector<std::string_view> split_list(std::string_view option, std::st
 /// The shortest text that parses back to the same double (std::to_chars), with "e+" written as
 /// "e" so that the text needs no escaping in a URL: 0.015625, 1e20, -2.5e-07.
 inline std::string number_text(double v) {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   std::string out(buf, r.ptr);
+#else
+  std::string out = portable_shortest_text(v);
+#endif
   if (const auto e = out.find("e+"); e != std::string::npos) out.erase(e + 1, 1);
   return out;
 }

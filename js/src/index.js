@@ -1,0 +1,308 @@
+// perlin-exact: Ken Perlin's improved noise, the C++ library compiled to WebAssembly. The noise
+// is the library's (through its C API, include/perlin/perlin.h); this file only moves numbers and
+// text in and out of the module. Options are the option table's (docs/options.md), by name
+// ("warp-amplitude") or in camelCase ("warpAmplitude").
+import createPerlinModule from "./perlin_wasm.js";
+
+let wasm = null;
+let loading = null;
+
+/** Loads the WebAssembly module (once); every other call needs it done. */
+export async function init() {
+  if (wasm) return;
+  if (!loading) {
+    loading = createPerlinModule().then((m) => {
+      wasm = m;
+    });
+  }
+  await loading;
+}
+
+function lib() {
+  if (!wasm) throw new Error("perlin-exact: call `await init()` first");
+  return wasm;
+}
+
+/** The library's version ("0.1.0"). */
+export function version() {
+  return lib().UTF8ToString(lib()._perlin_version());
+}
+
+// The C API's status codes (perlin.h) as the `code` of the Error thrown.
+const codes = { [-1]: "null", [-2]: "option", [-3]: "value", [-4]: "size", [-5]: "memory", [-6]: "internal" };
+
+function fail(status) {
+  const m = lib();
+  const e = new Error(m.UTF8ToString(m._perlin_last_error()) || "perlin-exact: failed");
+  e.code = codes[status] ?? "internal";
+  throw e;
+}
+
+function withText(text, use) {
+  const m = lib();
+  const n = m.lengthBytesUTF8(text) + 1;
+  const p = m._malloc(n);
+  try {
+    m.stringToUTF8(text, p, n);
+    return use(p);
+  } finally {
+    m._free(p);
+  }
+}
+
+/** Reads an snprintf-style text of the C API: length first, then the text. */
+function readText(call) {
+  const m = lib();
+  const n = call(0, 0);
+  const p = m._malloc(n + 1);
+  try {
+    call(p, n + 1);
+    return m.UTF8ToString(p, n);
+  } finally {
+    m._free(p);
+  }
+}
+
+/** The table's name of an option given in camelCase ("warpAmplitude" -> "warp-amplitude"). */
+function optionName(key) {
+  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+/** A value as the table's text: numbers in the shortest form that reads back exactly (what
+ * JavaScript's String gives), flags as true/false, lists (periods) comma-separated, BigInt
+ * seeds as integers. */
+function optionText(name, value) {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return value.map((v) => optionText(name, v)).join(",");
+  const e = new Error(`${name}: a value must be a number, a string, a boolean or a list`);
+  e.code = "value";
+  throw e;
+}
+
+function setOption(handle, key, value) {
+  const name = optionName(key);
+  const status = withText(name, (n) =>
+    withText(optionText(name, value), (v) => lib()._perlin_field_set(handle, n, v)),
+  );
+  if (status !== 0) fail(status);
+}
+
+/** Copies `values` into the module's memory (8-byte aligned); returns the pointer. */
+function copyIn(values, Type) {
+  const m = lib();
+  const p = m._malloc(values.length * Type.BYTES_PER_ELEMENT || 8);
+  if (!p) fail(-5);
+  (Type === Float64Array ? m.HEAPF64 : Type === Float32Array ? m.HEAPF32 : m.HEAPU32).set(
+    values,
+    p / Type.BYTES_PER_ELEMENT,
+  );
+  return p;
+}
+
+function coordinates(name, coords) {
+  if (coords.length < 1 || coords.length > 4) {
+    const e = new Error(`${name}: a point has 1 to 4 coordinates, got ${coords.length}`);
+    e.code = "size";
+    throw e;
+  }
+  for (const c of coords) {
+    if (typeof c !== "number") {
+      const e = new Error(`${name}: coordinates must be numbers, got ${typeof c}`);
+      e.code = "value";
+      throw e;
+    }
+  }
+  return coords;
+}
+
+const registry = new FinalizationRegistry((handle) => {
+  if (wasm) wasm._perlin_field_free(handle);
+});
+const adopt = Symbol("adopt");
+
+/** A noise field: the option table's options, evaluated exactly (double) or on the module's
+ * float kernels (grids and point batches, within the library's float tolerance). */
+export class Field {
+  #handle = 0;
+
+  /** `new Field({ seed: 42, fractal: "fbm", octaves: 6 })`; unknown options and bad values
+   * throw an Error with the library's message (and `code` "option" or "value"). */
+  constructor(options = {}, handle = undefined) {
+    const m = lib();
+    if (options === adopt) {
+      this.#handle = handle;
+    } else {
+      const h = m._perlin_field_new();
+      if (!h) fail(-5);
+      try {
+        for (const [key, value] of Object.entries(options ?? {})) setOption(h, key, value);
+      } catch (e) {
+        m._perlin_field_free(h);
+        throw e;
+      }
+      this.#handle = h;
+    }
+    registry.register(this, this.#handle, this);
+  }
+
+  /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md). */
+  static fromRecipe(text) {
+    const h = withText(String(text), (p) => lib()._perlin_field_from_recipe(p));
+    if (!h) fail(-3);
+    return new Field(adopt, h);
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error("perlin-exact: the field was disposed");
+    return this.#handle;
+  }
+
+  /** The field's recipe: the same text in every front (C++, the CLI, Python, C, C#, Lua). */
+  get recipe() {
+    const h = this.#live();
+    return readText((p, n) => lib()._perlin_field_recipe(h, p, n));
+  }
+
+  /** The options given that change nothing with the others (the CLI's warnings). */
+  get warnings() {
+    const h = this.#live();
+    const text = readText((p, n) => lib()._perlin_field_warnings(h, p, n));
+    return text ? text.split("\n").filter((w) => w) : [];
+  }
+
+  /** The field at a point of 1 to 4 coordinates: the exact double path, bit for bit the C++
+   * library and `perlin eval`. */
+  eval(...coords) {
+    const h = this.#live();
+    coordinates("eval", coords);
+    const m = lib();
+    const p = copyIn(coords, Float64Array);
+    try {
+      const v = m._perlin_field_eval(h, coords.length, p);
+      if (Number.isNaN(v) && m.UTF8ToString(m._perlin_last_error())) fail(-6);
+      return v;
+    } finally {
+      m._free(p);
+    }
+  }
+
+  /** The value and the analytic partial derivatives at a point (exact double path). */
+  gradient(...coords) {
+    const h = this.#live();
+    coordinates("gradient", coords);
+    const m = lib();
+    const p = copyIn(coords, Float64Array);
+    const out = m._malloc(8 * 5);
+    try {
+      const status = m._perlin_field_eval_deriv(h, coords.length, p, out, out + 8);
+      if (status !== 0) fail(status);
+      const at = out / 8;
+      return {
+        value: m.HEAPF64[at],
+        gradient: Float64Array.from(m.HEAPF64.subarray(at + 1, at + 1 + coords.length)),
+      };
+    } finally {
+      m._free(p);
+      m._free(out);
+    }
+  }
+
+  /** A grid of width x height (x depth) samples, x fastest: sample (i, j, k) at origin + (i, j,
+   * k) * step. `origin` holds 2 to 4 values (a 2-D grid at z, w is a slice of the 3-D or 4-D
+   * field); `step` is a number or one per axis (default 1/64). Float32Array by the float
+   * kernels, or Float64Array with `precision: "double"` (the exact path). */
+  grid(width, height, { origin = [], step = undefined, depth = 1, precision = "float" } = {}) {
+    const h = this.#live();
+    const m = lib();
+    const dims = Math.max(2, origin.length, depth > 1 ? 3 : 0);
+    if (dims > 4) {
+      const e = new Error(`origin: a grid has 2 to 4 axes, got ${origin.length}`);
+      e.code = "size";
+      throw e;
+    }
+    const sizes = [width, height, depth, 1].slice(0, dims);
+    for (const s of sizes) {
+      if (!Number.isInteger(s) || s < 1) {
+        const e = new Error(`grid: sizes must be positive integers, got ${s}`);
+        e.code = "size";
+        throw e;
+      }
+    }
+    const total = sizes.reduce((a, b) => a * b, 1);
+    const double = precision === "double";
+    if (!double && precision !== "float") {
+      const e = new Error(`precision: "float" or "double", got ${precision}`);
+      e.code = "value";
+      throw e;
+    }
+    const Type = double ? Float64Array : Float32Array;
+    const o = Array.from({ length: dims }, (_, k) => origin[k] ?? 0);
+    const steps =
+      step === undefined ? null : Array.from({ length: dims }, (_, k) => (Array.isArray(step) ? step[k] : step));
+    const count = copyIn(sizes, Uint32Array);
+    const po = copyIn(o, Float64Array);
+    const ps = steps ? copyIn(steps, Float64Array) : 0;
+    const out = m._malloc(total * Type.BYTES_PER_ELEMENT);
+    try {
+      if (!out) fail(-5);
+      const call = double ? m._perlin_fill_grid_double : m._perlin_fill_grid;
+      const status = call(h, dims, count, po, ps, out, total, 1);
+      if (status !== 0) fail(status);
+      const heap = double ? m.HEAPF64 : m.HEAPF32;
+      return heap.slice(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + total);
+    } finally {
+      m._free(count);
+      m._free(po);
+      if (ps) m._free(ps);
+      if (out) m._free(out);
+    }
+  }
+
+  /** The field at n points given interleaved ([x0, y0, x1, y1, ...] for dims 2): a
+   * Float32Array by the float kernel, or, for a Float64Array of points, the exact path. */
+  points(coords, dims) {
+    const h = this.#live();
+    const m = lib();
+    if (!Number.isInteger(dims) || dims < 1 || dims > 4 || coords.length % dims !== 0) {
+      const e = new Error(`points: dims must be 1 to 4 and divide the number of values (${coords.length})`);
+      e.code = "size";
+      throw e;
+    }
+    const double = coords instanceof Float64Array;
+    const Type = double ? Float64Array : Float32Array;
+    const n = coords.length / dims;
+    const axes = [];
+    try {
+      for (let k = 0; k < dims; ++k) {
+        const axis = new Type(n);
+        for (let i = 0; i < n; ++i) axis[i] = coords[i * dims + k];
+        axes.push(copyIn(axis, Type));
+      }
+      const table = copyIn(axes, Uint32Array);
+      const out = m._malloc(Math.max(1, n) * Type.BYTES_PER_ELEMENT);
+      try {
+        const call = double ? m._perlin_eval_points_double : m._perlin_eval_points;
+        const status = call(h, dims, table, n, out, 1);
+        if (status !== 0) fail(status);
+        const heap = double ? m.HEAPF64 : m.HEAPF32;
+        return heap.slice(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + n);
+      } finally {
+        m._free(table);
+        m._free(out);
+      }
+    } finally {
+      for (const p of axes) m._free(p);
+    }
+  }
+
+  /** Frees the field now (it is also freed when garbage-collected). */
+  dispose() {
+    if (this.#handle) {
+      registry.unregister(this);
+      lib()._perlin_field_free(this.#handle);
+      this.#handle = 0;
+    }
+  }
+}

@@ -1,0 +1,169 @@
+// The npm package perlin-exact as its users get it (installed from the tarball by run.sh, which
+// copies this file beside node_modules): Ken Perlin's reference values and his octave loop bit
+// for bit, the golden recipes bit for bit, grids against the exact path and against the CLI's
+// .npy, errors with the library's messages. Environment: PERLIN_TEST_DATA (tests/data),
+// PERLIN_EXE (the CLI).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { Field, init, version } from "perlin-exact";
+
+await init();
+const data = process.env.PERLIN_TEST_DATA;
+const rows = (name) =>
+  readFileSync(join(data, name), "utf8")
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"));
+
+/** The bits of a double, as 16 hex digits. */
+function bits(x) {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, x);
+  return b.getBigUint64(0).toString(16).padStart(16, "0");
+}
+function fromBits(hex) {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setBigUint64(0, BigInt("0x" + hex));
+  return b.getFloat64(0);
+}
+
+test("the version is the library's", () => {
+  const pkg = JSON.parse(readFileSync(new URL("./node_modules/perlin-exact/package.json", import.meta.url)));
+  assert.equal(version(), pkg.version);
+});
+
+test("Ken Perlin's reference values, bit for bit", () => {
+  const f = new Field();
+  assert.equal(f.eval(3.14, 42, 7), 0.13691995878400012);
+  let n = 0;
+  for (const line of rows("improved_noise_3d.txt")) {
+    const [x, y, z, want] = line.trim().split(/\s+/).map(Number);
+    assert.equal(bits(f.eval(x, y, z)), bits(want), line);
+    ++n;
+  }
+  assert.equal(n, 1201);
+});
+
+test("his octave loop (fBm, not normalised), bit for bit", () => {
+  let n = 0;
+  for (const line of rows("fbm_3d.txt")) {
+    const [x, y, z, octaves, persistence, want] = line.trim().split(/\s+/).map(Number);
+    const f = new Field({ fractal: "fbm", octaves, persistence });
+    assert.equal(bits(f.eval(x, y, z)), bits(want), line);
+    f.dispose();
+    ++n;
+  }
+  assert.equal(n, 300);
+});
+
+test("the golden recipes: each field's value bit for bit, each recipe written back unchanged", () => {
+  let n = 0;
+  for (const line of rows("recipes.txt")) {
+    const [recipe, point, , hex] = line.split("\t");
+    const coords = hex.trim().split(" ").map(fromBits);
+    const want = coords.pop();
+    assert.equal(coords.length, point.trim().split(" ").length);
+    const f = Field.fromRecipe(recipe);
+    assert.equal(f.recipe, recipe);
+    assert.equal(bits(f.eval(...coords)), bits(want), line);
+    f.dispose();
+    ++n;
+  }
+  assert.equal(n, 120);
+});
+
+test("options by name or in camelCase, with the library's warnings", () => {
+  const a = new Field({ seed: 7, fractal: "ridged", "warp-amplitude": 0.5, warp: "progressive" });
+  const b = new Field({ seed: 7, fractal: "ridged", warpAmplitude: 0.5, warp: "progressive" });
+  assert.equal(a.recipe, b.recipe);
+  assert.equal(a.eval(0.3, 0.7), b.eval(0.3, 0.7));
+  assert.deepEqual(new Field({ octaves: 4 }).warnings, [
+    "octaves has no effect without --fractal (the fractal is none)",
+  ]);
+  // A seed above 2^53 as a BigInt or a string is the exact integer.
+  assert.match(new Field({ seed: 18446744073709551615n }).recipe, /seed=18446744073709551615/);
+  assert.match(new Field({ seed: "9007199254740993" }).recipe, /seed=9007199254740993/);
+  assert.match(new Field({ period: [16, 8] }).recipe, /period=16,8/);
+});
+
+test("errors are Errors with the library's message and a code", () => {
+  assert.throws(() => new Field({ octave: 3 }), {
+    message: "option: unknown option 'octave' (did you mean 'octaves'?)",
+    code: "option",
+  });
+  assert.throws(() => new Field({ octaves: 0 }), { message: "octaves: must be 1 to 32, got 0", code: "value" });
+  assert.throws(() => new Field({ frequency: Infinity }), { code: "value" });
+  assert.throws(() => Field.fromRecipe("perlin=2&seed=1"), { code: "value" });
+  assert.throws(() => new Field().eval(), { code: "size" });
+  assert.throws(() => new Field().eval(1, 2, 3, 4, 5), { code: "size" });
+  assert.throws(() => new Field().grid(0, 4), { code: "size" });
+  assert.throws(() => new Field().grid(4, 4, { step: 0 }), /step: must not be 0/);
+  assert.throws(() => new Field().points(new Float32Array(5), 2), { code: "size" });
+  const f = new Field();
+  f.dispose();
+  assert.throws(() => f.eval(1), /disposed/);
+});
+
+test("double grids are the exact path at every sample, float grids within its tolerance", () => {
+  const f = new Field({ seed: 3, fractal: "fbm", octaves: 5, persistence: 0.5 });
+  const tolerance = 2e-6 * (1 + 0.5 + 0.25 + 0.125 + 0.0625);  // times the octave amplitudes
+  const exact = f.grid(37, 11, { origin: [-1.5, 2.25], step: [1 / 16, 0.1], precision: "double" });
+  const fast = f.grid(37, 11, { origin: [-1.5, 2.25], step: [1 / 16, 0.1] });
+  assert.ok(exact instanceof Float64Array && fast instanceof Float32Array);
+  for (let j = 0; j < 11; ++j) {
+    for (let i = 0; i < 37; ++i) {
+      const want = f.eval(-1.5 + i * (1 / 16), 2.25 + j * 0.1);
+      assert.equal(exact[j * 37 + i], want);
+      assert.ok(Math.abs(fast[j * 37 + i] - want) <= tolerance, `${i},${j}`);
+    }
+  }
+  // 3-D volumes and a 2-D slice of the 4-D field.
+  const v = f.grid(5, 4, { depth: 3, origin: [0.5, 0.25, -2], step: 0.3, precision: "double" });
+  assert.equal(v[(2 * 4 + 3) * 5 + 4], f.eval(0.5 + 4 * 0.3, 0.25 + 3 * 0.3, -2 + 2 * 0.3));
+  const s = f.grid(3, 2, { origin: [0, 0, 1.5, -0.5], step: 0.25, precision: "double" });
+  assert.equal(s[5], f.eval(0.5, 0.25, 1.5, -0.5));
+});
+
+test("points and gradients", () => {
+  const f = new Field({ seed: 11, fractal: "turbulence", octaves: 3 });
+  const pts = new Float64Array([0.1, 0.2, 0.3, -5.5, 7.25, 1e3]);
+  assert.deepEqual(Array.from(f.points(pts, 3)), [f.eval(0.1, 0.2, 0.3), f.eval(-5.5, 7.25, 1e3)]);
+  const fast = f.points(Float32Array.from(pts), 3);
+  assert.ok(Math.abs(fast[1] - f.eval(Math.fround(-5.5), Math.fround(7.25), Math.fround(1e3))) < 1e-5);
+  // The analytic gradient against a central difference of the exact path.
+  const g = new Field({ seed: 11, fractal: "fbm", octaves: 3 });
+  const { value, gradient } = g.gradient(0.3, 0.4, 0.5);
+  assert.equal(value, g.eval(0.3, 0.4, 0.5));
+  const h = 1e-6;
+  const diff = [
+    (g.eval(0.3 + h, 0.4, 0.5) - g.eval(0.3 - h, 0.4, 0.5)) / (2 * h),
+    (g.eval(0.3, 0.4 + h, 0.5) - g.eval(0.3, 0.4 - h, 0.5)) / (2 * h),
+    (g.eval(0.3, 0.4, 0.5 + h) - g.eval(0.3, 0.4, 0.5 - h)) / (2 * h),
+  ];
+  for (let k = 0; k < 3; ++k) assert.ok(Math.abs(gradient[k] - diff[k]) < 1e-6, `${gradient[k]} ${diff[k]}`);
+});
+
+test("float grids are the CLI's .npy bit for bit (strict: no fused multiply-add anywhere)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "perlin-js-"));
+  try {
+    const recipes = [...new Set(rows("recipes.txt").map((l) => l.split("\t")[0]))].slice(0, 20);
+    assert.equal(recipes.length, 20);
+    for (const recipe of recipes) {
+      const out = join(dir, "v.npy");
+      execFileSync(process.env.PERLIN_EXE, ["render", "-q", "-o", out, "--recipe", recipe, "--size", "24x16",
+        "--step", "0.0625", "--origin", "-0.75,1.5", "--strict"]);
+      const buf = readFileSync(out);
+      const header = buf.readUInt16LE(8);
+      const npy = new Float32Array(buf.buffer.slice(buf.byteOffset + 10 + header, buf.byteOffset + buf.length));
+      const grid = Field.fromRecipe(recipe).grid(24, 16, { origin: [-0.75, 1.5], step: 0.0625 });
+      assert.equal(npy.length, grid.length);
+      for (let i = 0; i < grid.length; ++i) assert.equal(grid[i], npy[i], `${recipe} sample ${i}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
