@@ -6,12 +6,14 @@ import createPerlinModule from "./perlin_wasm.js";
 
 let wasm = null;
 let loading = null;
+let scratch = 0;  // 5 doubles in the module's memory for single calls (no allocation per call)
 
 /** Loads the WebAssembly module (once); every other call needs it done. */
 export async function init() {
   if (wasm) return;
   if (!loading) {
     loading = createPerlinModule().then((m) => {
+      scratch = m._malloc(8 * 5);
       wasm = m;
     });
   }
@@ -174,18 +176,29 @@ export class Field {
 
   /** The field at a point of 1 to 4 coordinates: the exact double path, bit for bit the C++
    * library and `perlin eval`. */
-  eval(...coords) {
-    const h = this.#live();
-    coordinates("eval", coords);
-    const m = lib();
-    const p = copyIn(coords, Float64Array);
-    try {
-      const v = m._perlin_field_eval(h, coords.length, p);
-      if (Number.isNaN(v) && m.UTF8ToString(m._perlin_last_error())) fail(-6);
-      return v;
-    } finally {
-      m._free(p);
+  eval(x, y, z, w) {
+    const n = arguments.length;
+    const h = this.#handle || this.#live();
+    const heap = wasm.HEAPF64;
+    const at = scratch >> 3;
+    if (n < 1 || n > 4) coordinates("eval", Array.from(arguments));
+    if (typeof x !== "number") coordinates("eval", [x]);
+    heap[at] = x;
+    if (n > 1) {
+      if (typeof y !== "number") coordinates("eval", [y]);
+      heap[at + 1] = y;
+      if (n > 2) {
+        if (typeof z !== "number") coordinates("eval", [z]);
+        heap[at + 2] = z;
+        if (n > 3) {
+          if (typeof w !== "number") coordinates("eval", [w]);
+          heap[at + 3] = w;
+        }
+      }
     }
+    const v = wasm._perlin_field_eval(h, n, scratch);
+    if (v !== v && wasm.UTF8ToString(wasm._perlin_last_error())) fail(-6);
+    return v;
   }
 
   /** The value and the analytic partial derivatives at a point (exact double path). */
