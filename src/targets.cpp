@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,21 @@ namespace perlin {
 
 namespace detail {
 namespace {
+
+/// Whether every kernel of `k` is there.
+bool complete(const kernels& k) {
+  return k.fill_rows != nullptr && k.eval_points != nullptr && k.eval_points_d != nullptr &&
+         k.min_max != nullptr && k.fill_rows_exact != nullptr;
+}
+
+/// Fills the kernels `k` lacks from `from`.
+void complete_from(kernels& k, const kernels& from) {
+  if (k.fill_rows == nullptr) k.fill_rows = from.fill_rows;
+  if (k.eval_points == nullptr) k.eval_points = from.eval_points;
+  if (k.eval_points_d == nullptr) k.eval_points_d = from.eval_points_d;
+  if (k.min_max == nullptr) k.min_max = from.min_max;
+  if (k.fill_rows_exact == nullptr) k.fill_rows_exact = from.fill_rows_exact;
+}
 
 struct target_entry {
   std::int64_t bit;
@@ -36,7 +52,21 @@ const std::vector<target_entry>& all_targets() {
       if ((r.target & supported) != 0) v.push_back({r.target, hwy::TargetName(r.target), r.k, {}});
     }
     std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.bit < b.bit; });
-    for (auto& e : v) e.failure = self_check(*e.k);
+    // A target without some kernels (WASM has no double vectors in Highway 1.0) takes them from
+    // the next target down that has them; the completed tables live as long as the program.
+    static std::deque<kernels> completed;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      kernels k = *v[i].k;
+      for (std::size_t j = i + 1; j < v.size(); ++j) complete_from(k, *v[j].k);
+      if (!complete(k)) {
+        v[i].failure = "kernels missing (no target below has them)";
+        continue;
+      }
+      if (!complete(*v[i].k)) v[i].k = &completed.emplace_back(k);
+    }
+    for (auto& e : v) {
+      if (e.failure.empty()) e.failure = self_check(*e.k);
+    }
     return v;
   }();
   return entries;

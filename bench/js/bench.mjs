@@ -31,6 +31,10 @@ const noise3 = createNoise3D(() => 0.5);
 let sink = 0;
 const results = {};
 results["grid2d perlin float (grid call)"] = median(() => { sink += field.grid(N, N, { step })[7]; }) / (N * N);
+const reused = new Float32Array(N * N);
+results["grid2d perlin float (grid call, out reused)"] = median(() => {
+  sink += field.grid(N, N, { step, out: reused })[7];
+}) / (N * N);
 results["grid2d perlin double (grid call, exact)"] = median(() => {
   sink += field.grid(N, N, { step, precision: "double" })[7];
 }) / (N * N);
@@ -54,6 +58,7 @@ results["points3d perlin batch (float)"] = median(() => { sink += field.points(p
 console.log(`Node ${process.version}, ${cpus()[0].model}, one thread; median of ${ROUNDS} rounds, ns per sample`);
 for (const [k, v] of Object.entries(results)) console.log(`${k.padEnd(42)} ${v.toFixed(2)}`);
 const r = (a, b) => (results[b] / results[a]).toFixed(2);
-console.log(`grid2d: simplex-noise loop / perlin grid = ${r("grid2d perlin float (grid call)", "grid2d simplex-noise (loop)")}x`);
+console.log(`grid2d: simplex-noise loop / perlin grid = ${r("grid2d perlin float (grid call)", "grid2d simplex-noise (loop)")}x` +
+  ` (into a reused array: ${r("grid2d perlin float (grid call, out reused)", "grid2d simplex-noise (loop)")}x)`);
 console.log(`single calls: simplex-noise / perlin = ${r("single 3-D perlin eval (exact)", "single 3-D simplex-noise")}x`);
 if (sink === 42) console.log("");

@@ -26,6 +26,8 @@ export interface GridOptions {
   depth?: number;
   /** "float" (the SIMD kernels, Float32Array) or "double" (the exact path, Float64Array). */
   precision?: "float" | "double";
+  /** An array of the result's type and length to fill (instead of a new one). */
+  out?: Float32Array | Float64Array;
 }
 
 export class Field {
@@ -46,8 +48,8 @@ export class Field {
   grid(width: number, height: number, options: GridOptions & { precision: "double" }): Float64Array;
   /** The field at interleaved points: float kernel for a Float32Array (or any array), exact for a
    * Float64Array. */
-  points(coords: Float64Array, dims: 1 | 2 | 3 | 4): Float64Array;
-  points(coords: Float32Array | number[], dims: 1 | 2 | 3 | 4): Float32Array;
+  points(coords: Float64Array, dims: 1 | 2 | 3 | 4, options?: { out?: Float64Array }): Float64Array;
+  points(coords: Float32Array | number[], dims: 1 | 2 | 3 | 4, options?: { out?: Float32Array }): Float32Array;
   /** Frees the field now (it is also freed when garbage-collected). */
   dispose(): void;
 }

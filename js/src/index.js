@@ -119,6 +119,23 @@ function coordinates(name, coords) {
   return coords;
 }
 
+/** Refuses an `out` array of the wrong type or length (before any work). */
+function checkTarget(target, Type, length) {
+  if (target === undefined) return;
+  if (!(target instanceof Type) || target.length !== length) {
+    const e = new Error(`out: must be a ${Type.name} of ${length} values`);
+    e.code = "size";
+    throw e;
+  }
+}
+
+/** The values (a view of the module's memory) copied into `target`, or into a new array. */
+function into(values, target) {
+  if (target === undefined) return values.slice();
+  target.set(values);
+  return target;
+}
+
 const registry = new FinalizationRegistry((handle) => {
   if (wasm) wasm._perlin_field_free(handle);
 });
@@ -225,8 +242,9 @@ export class Field {
   /** A grid of width x height (x depth) samples, x fastest: sample (i, j, k) at origin + (i, j,
    * k) * step. `origin` holds 2 to 4 values (a 2-D grid at z, w is a slice of the 3-D or 4-D
    * field); `step` is a number or one per axis (default 1/64). Float32Array by the float
-   * kernels, or Float64Array with `precision: "double"` (the exact path). */
-  grid(width, height, { origin = [], step = undefined, depth = 1, precision = "float" } = {}) {
+   * kernels, or Float64Array with `precision: "double"` (the exact path). `out`: an array of
+   * that type and length to fill instead of a new one (saves the allocation). */
+  grid(width, height, { origin = [], step = undefined, depth = 1, precision = "float", out: target = undefined } = {}) {
     const h = this.#live();
     const m = lib();
     const dims = Math.max(2, origin.length, depth > 1 ? 3 : 0);
@@ -251,6 +269,7 @@ export class Field {
       throw e;
     }
     const Type = double ? Float64Array : Float32Array;
+    checkTarget(target, Type, total);
     const o = Array.from({ length: dims }, (_, k) => origin[k] ?? 0);
     const steps =
       step === undefined ? null : Array.from({ length: dims }, (_, k) => (Array.isArray(step) ? step[k] : step));
@@ -264,7 +283,8 @@ export class Field {
       const status = call(h, dims, count, po, ps, out, total, 1);
       if (status !== 0) fail(status);
       const heap = double ? m.HEAPF64 : m.HEAPF32;
-      return heap.slice(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + total);
+      const values = heap.subarray(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + total);
+      return into(values, target);
     } finally {
       m._free(count);
       m._free(po);
@@ -274,8 +294,9 @@ export class Field {
   }
 
   /** The field at n points given interleaved ([x0, y0, x1, y1, ...] for dims 2): a
-   * Float32Array by the float kernel, or, for a Float64Array of points, the exact path. */
-  points(coords, dims) {
+   * Float32Array by the float kernel, or, for a Float64Array of points, the exact path; `out` as
+   * for grid(). */
+  points(coords, dims, { out: target = undefined } = {}) {
     const h = this.#live();
     const m = lib();
     if (!Number.isInteger(dims) || dims < 1 || dims > 4 || coords.length % dims !== 0) {
@@ -286,6 +307,7 @@ export class Field {
     const double = coords instanceof Float64Array;
     const Type = double ? Float64Array : Float32Array;
     const n = coords.length / dims;
+    checkTarget(target, Type, n);
     const axes = [];
     try {
       for (let k = 0; k < dims; ++k) {
@@ -300,7 +322,7 @@ export class Field {
         const status = call(h, dims, table, n, out, 1);
         if (status !== 0) fail(status);
         const heap = double ? m.HEAPF64 : m.HEAPF32;
-        return heap.slice(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + n);
+        return into(heap.subarray(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + n), target);
       } finally {
         m._free(table);
         m._free(out);

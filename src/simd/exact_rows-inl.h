@@ -19,6 +19,9 @@
 #include "detail/reference.hpp"
 #include "simd/noise-inl.h"
 
+// Double vectors: targets without them (WASM in Highway 1.0) take these kernels from the next
+// target down (targets.cpp completes their table).
+#if HWY_HAVE_FLOAT64
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
@@ -198,5 +201,6 @@ void fill_rows_exact(const exact_grid_plan& g, std::size_t row_begin, std::size_
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
+#endif  // HWY_HAVE_FLOAT64
 
 #endif  // PERLIN_SIMD_EXACT_ROWS_INL_H_

@@ -18,18 +18,24 @@
 #include "simd/points-inl.h"
 #include "simd/rows-inl.h"
 
-HWY_BEFORE_NAMESPACE();
+// No HWY_BEFORE_NAMESPACE here: this part defines no function (the kernels are in the -inl.h
+// files), and clang warns of a target attribute region with nothing in it.
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
 
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
 
+#if HWY_HAVE_FLOAT64
 const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max, &fill_rows_exact};
+#else
+// No double vectors (WASM in Highway 1.0): point batches and exact grids, which need them, come
+// from the next target down (targets.cpp completes the table).
+const kernels k_kernels = {&fill_rows, nullptr, nullptr, &min_max, nullptr};
+#endif
 [[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
 
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
-HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include <atomic>

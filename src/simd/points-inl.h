@@ -18,6 +18,9 @@
 #include "detail/grid_plan.hpp"
 #include "simd/noise-inl.h"
 
+// Double vectors: targets without them (WASM in Highway 1.0) take these kernels from the next
+// target down (targets.cpp completes their table).
+#if HWY_HAVE_FLOAT64
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
@@ -554,5 +557,6 @@ void eval_points_d(const points_plan& pp, const double* const* coord, std::size_
 }  // namespace HWY_NAMESPACE
 }  // namespace perlin::detail
 HWY_AFTER_NAMESPACE();
+#endif  // HWY_HAVE_FLOAT64
 
 #endif  // PERLIN_SIMD_POINTS_INL_H_

@@ -121,6 +121,12 @@ test("double grids are the exact path at every sample, float grids within its to
       assert.ok(Math.abs(fast[j * 37 + i] - want) <= tolerance, `${i},${j}`);
     }
   }
+  // Into the caller's array: the same values, that array back; a wrong one refused.
+  const out = new Float32Array(37 * 11);
+  assert.equal(f.grid(37, 11, { origin: [-1.5, 2.25], step: [1 / 16, 0.1], out }), out);
+  assert.deepEqual(out, fast);
+  assert.throws(() => f.grid(37, 11, { out: new Float32Array(5) }), { code: "size" });
+  assert.throws(() => f.grid(2, 2, { out: new Float32Array(4), precision: "double" }), { code: "size" });
   // 3-D volumes and a 2-D slice of the 4-D field.
   const v = f.grid(5, 4, { depth: 3, origin: [0.5, 0.25, -2], step: 0.3, precision: "double" });
   assert.equal(v[(2 * 4 + 3) * 5 + 4], f.eval(0.5 + 4 * 0.3, 0.25 + 3 * 0.3, -2 + 2 * 0.3));
