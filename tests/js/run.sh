@@ -20,6 +20,9 @@ echo '{"name": "perlin-exact-user", "private": true, "type": "module"}' >package
 npm install --offline --no-audit --no-fund --silent "$tarball"
 cp "$src/tests/js/perlin.test.mjs" .
 PERLIN_TEST_DATA="$src/tests/data" PERLIN_EXE="$exe" node --test perlin.test.mjs
+# The same package in headless Chromium, from a static file server, on a page and in a worker.
+PERLIN_JS_WORK="$work" PERLIN_EXE="$exe" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+  "$src/tests/js/browser_test.py"
 # The README's JavaScript example, as written, against the installed package.
 awk '/^```js$/{on=1; next} /^```$/{on=0} on' "$src/README.md" >readme.mjs
 grep -q 'from "perlin-exact"' readme.mjs
