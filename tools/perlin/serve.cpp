@@ -136,50 +136,6 @@ rendered render_query(const query& q, const client_connection& client) {
   return out;
 }
 
-/// The values in force, by control name: every field option (the preset's or the defaults when
-/// not given), the step, the size and the colormap, for the page to show in empty controls.
-std::string in_force_json(const render_plan& r) {
-  std::string out = "{";
-  for (const auto& row : perlin::field_options()) {
-    out += json_string(std::string(row.name)) + ":" + json_string(row.get(r.spec)) + ",";
-  }
-  out += "\"step\":" + json_string(perlin::detail::number_text(r.step[0])) +
-         ",\"size\":" + json_string(std::to_string(r.width) + "x" + std::to_string(r.height)) +
-         ",\"colormap\":" + json_string(r.cmap != nullptr ? r.cmap->name : "grey") + "}";
-  return out;
-}
-
-std::string stats_json(const query& q, const rendered& r) {
-  const auto& v = r.values.values;
-  double lo = INFINITY, hi = -INFINITY, sum = 0;
-  for (const float x : v) {
-    lo = std::min(lo, double(x));
-    hi = std::max(hi, double(x));
-    sum += x;
-  }
-  const auto [blo, bhi] = value_bounds(r.plan, r.values);
-  std::vector<std::size_t> hist(64, 0);
-  for (const float x : v) {
-    const double t = perlin::to_unit(x, blo, bhi);  // in [0, 1], NaN included
-    ++hist[std::min<std::size_t>(63, static_cast<std::size_t>(t * 64))];
-  }
-  std::string h;
-  for (const auto c : hist) h += (h.empty() ? "" : ",") + std::to_string(c);
-  const std::string ext = r.plan.png ? ".png" : ".npy";
-  return "{\"ms\":" + json_number(r.ms) + ",\"min\":" + json_number(lo) +
-         ",\"max\":" + json_number(hi) +
-         ",\"mean\":" + json_number(sum / static_cast<double>(v.size())) +
-         ",\"lo\":" + json_number(blo) + ",\"hi\":" + json_number(bhi) + ",\"histogram\":[" + h +
-         "],\"width\":" + std::to_string(r.plan.width) +
-         ",\"height\":" + std::to_string(r.plan.height) + ",\"step\":[" +
-         json_number(r.plan.step[0]) + "," + json_number(r.plan.step[1]) + "],\"origin\":[" +
-         json_number(r.plan.origin[0]) + "," + json_number(r.plan.origin[1]) +
-         "],\"command\":" + json_string(command_of(q, ".png")) +
-         ",\"recipe\":" + json_string(r.plan.recipe) + ",\"in_force\":" + in_force_json(r.plan) +
-         ",\"cpp\":" + json_string(cpp_of(r.plan)) + ",\"python\":" + json_string(python_of(q)) +
-         "}";
-}
-
 /// Runs `body`, turning every failure into a JSON error with the right status: a bad option is
 /// 400 with the CLI's message; anything else is 500. The server never dies on a request.
 template <class F>
@@ -207,104 +163,8 @@ void answer(httplib::Response& res, F&& body) {
   }
 }
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-/// The page with its choices filled in from the library's and the renderer's own tables, so
-/// that the page offers exactly what `perlin render` accepts.
-std::string page_html() {
-  const auto options = [](const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += "<option>" + n + "</option>";
-    return out;
-  };
-  std::vector<std::string> preset_names, colormap_names;
-  for (const auto& p : presets()) preset_names.emplace_back(p.name);
-  for (const auto& m : colormaps()) colormap_names.push_back(m.name);
-  // One control per row of the option table: a choice or a flag is a select whose empty entry
-  // keeps the preset's value (a preset's normalize can be switched off), the rest text inputs
-  // whose placeholder is the default; the title is the table's help and domain.
-  std::string field_controls;
-  for (const perlin::option_info& row : perlin::field_options()) {
-    const std::string name(row.name);
-    const std::string title = std::string(row.help) + " (" + row.domain() + ")";
-    std::string label = name;
-    std::replace(label.begin(), label.end(), '-', ' ');
-    field_controls += "<label title=\"" + html_escape(title) + "\">" + label + " ";
-    if (row.type == perlin::option_type::choice || row.type == perlin::option_type::flag) {
-      const auto names = row.type == perlin::option_type::flag
-                             ? std::vector<std::string>{"true", "false"}
-                             : row.choices();
-      field_controls += "<select name=\"" + name + "\"><option value=\"\">(preset)</option>" +
-                        options(names) + "</select>";
-    } else {
-      const std::string def = row.default_text().empty() ? "none" : row.default_text();
-      field_controls +=
-          "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + html_escape(def) + "\">";
-    }
-    field_controls += "</label>\n";
-  }
-  // The render settings a picture uses (the animation's are the loop player's), from their table.
-  std::string render_controls;
-  for (const render_setting& rs : render_settings()) {
-    const std::string name(rs.name);
-    if (name == "frames" || name == "loop" || name == "loop-radius" || name == "time-step" ||
-        name == "animated" || name == "fps" || name == "depth" || name == "tiles") {
-      continue;
-    }
-    render_controls += "<label title=\"" + html_escape(std::string(rs.help)) + "\">" + name + " ";
-    if (rs.flag) {
-      render_controls += "<input type=\"checkbox\" name=\"" + name + "\">";
-    } else if (name == "preset") {
-      render_controls += "<select name=\"preset\"><option value=\"\">(plain)</option>" +
-                         options(preset_names) + "</select>";
-    } else if (name == "bits") {
-      render_controls +=
-          "<select name=\"bits\"><option value=\"\">(8)</option><option>16</option></select>";
-    } else if (name == "colormap") {
-      // Text with suggestions: custom stops T:#RRGGBB,... survive a reload as well as names.
-      render_controls +=
-          "<input type=\"text\" name=\"colormap\" list=\"colormaps\" "
-          "placeholder=\"preset\"><datalist id=\"colormaps\">" +
-          options(colormap_names) + "</datalist>";
-    } else {
-      const std::string hint = name == "origin" || name == "offset" ? "0,0"
-                               : name == "range"                    ? "typical"
-                                                                    : "";
-      render_controls += "<input type=\"text\" name=\"" + name + "\" placeholder=\"" + hint + "\">";
-    }
-    render_controls += "</label>\n";
-  }
-  const std::pair<const char*, std::string> fills[] = {
-      {"@render@", render_controls},
-      {"@field@", field_controls},
-  };
-  std::string page = k_page;
-  for (const auto& [token, html] : fills) {
-    const auto at = page.find(token);
-    if (at != std::string::npos) page.replace(at, std::string_view(token).size(), html);
-  }
-  return page;
+std::string stats_json_of(const query& q, const rendered& r) {
+  return stats_json(q, r.plan, r.values, r.ms);
 }
 
 client_connection client_of(const httplib::Request& req) {
@@ -312,7 +172,8 @@ client_connection client_of(const httplib::Request& req) {
 }
 
 void install_routes(httplib::Server& svr) {
-  svr.Get("/", [page = page_html()](const httplib::Request&, httplib::Response& res) {
+  svr.Get("/", [page = page_html(page_backend::server)](const httplib::Request&,
+                                                        httplib::Response& res) {
     res.set_content(page, "text/html; charset=utf-8");
   });
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
@@ -324,7 +185,7 @@ void install_routes(httplib::Server& svr) {
       const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels);
       res.set_header("X-Render-Ms", json_number(r.ms));
       // The stats ride with the picture (one request per change); headers are ASCII.
-      std::string stats = stats_json(q, r);
+      std::string stats = stats_json(q, r.plan, r.values, r.ms);
       for (char& c : stats) c = static_cast<unsigned char>(c) < 0x80 ? c : '?';
       res.set_header("X-Stats", stats);
       res.set_header("Cache-Control", "no-store");
@@ -346,7 +207,7 @@ void install_routes(httplib::Server& svr) {
     answer(res, [&] {
       const query q = parse_query(req.params, ".png");
       res.set_header("Cache-Control", "no-store");
-      res.set_content(stats_json(q, render_query(q, client_of(req))), "application/json");
+      res.set_content(stats_json_of(q, render_query(q, client_of(req))), "application/json");
     });
   });
   svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {

@@ -3,7 +3,17 @@
 // and the render settings (@render@); the URL's query, a recipe, holds the whole state.
 #pragma once
 
+#include <string>
+
 namespace perlin_cli {
+
+/// Where the page's pictures come from: `perlin serve` (fetch /render.png) or the page's own
+/// Web Worker running the WebAssembly build of the same renderer (the static page, js/page).
+enum class page_backend { server, worker };
+
+/// The page with its choices filled in from the library's and the renderer's own tables, so
+/// that it offers exactly what `perlin render` accepts.
+std::string page_html(page_backend backend);
 
 inline constexpr const char* k_page = R"PAGE(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>perlin preview</title>
@@ -67,6 +77,52 @@ let generation = 0;       // newer requests supersede older ones
 let pending = null;
 let shownUrl = null;      // the object URL of the picture shown
 let loop = null;          // while the loop plays: {centre: [Z, W], radius, frame}
+// Where pictures come from: "server" (perlin serve's /render.png) or "worker" (the static page:
+// its Web Worker runs the same renderer compiled to WebAssembly, worker.js).
+const BACKEND = "@backend@";
+let worker = null, inFlight = null, queued = null;
+
+// The worker answers one request at a time; while one runs, only the newest waiting request is
+// kept (older ones would be dropped anyway).
+function startJob(job) { inFlight = job; worker.postMessage({ query: job.query, ext: job.ext }); }
+function workerRender(query, ext) {
+  if (!worker) {
+    worker = new Worker("worker.js", { type: "module" });
+    worker.onmessage = e => {
+      const done = inFlight;
+      inFlight = null;
+      if (queued) { const next = queued; queued = null; startJob(next); }
+      done.resolve(e.data);
+    };
+    worker.onerror = e => {
+      const done = inFlight;
+      inFlight = null;
+      done?.resolve({ error: "the page's worker failed: " + e.message });
+    };
+  }
+  return new Promise(resolve => {
+    const job = { query, ext, resolve };
+    if (inFlight) {
+      if (queued) queued.resolve({ superseded: true });
+      queued = job;
+    } else {
+      startJob(job);
+    }
+  });
+}
+
+// The picture and its stats for a query: {blob, stats} or {error}; null when superseded.
+async function renderPicture(query, signal) {
+  if (BACKEND === "worker") {
+    const r = await workerRender(query, ".png");
+    if (r.superseded) return null;
+    if (r.error) return { error: r.error };
+    return { blob: new Blob([r.bytes], { type: "image/png" }), stats: JSON.parse(r.stats) };
+  }
+  const res = await fetch("/render.png?" + query, { signal });
+  if (!res.ok) return { error: (await res.json()).error };
+  return { blob: await res.blob(), stats: JSON.parse(res.headers.get("X-Stats")) };
+}
 
 function state() {
   const q = new URLSearchParams();
@@ -125,18 +181,17 @@ async function update() {
   const mine = ++generation;
   if (pending) pending.abort();
   pending = new AbortController();
-  let res, blob;
+  let answer;
   try {
-    res = await fetch("/render.png?" + query, { signal: pending.signal });
-    if (!res.ok) {
-      const body = await res.json();
-      if (mine === generation) errorBox.textContent = body.error;  // the last good picture stays
-      return;
-    }
-    blob = await res.blob();
+    answer = await renderPicture(query, pending.signal);
   } catch (e) { return; }  // superseded
+  if (!answer) return;
+  if (answer.error) {
+    if (mine === generation) errorBox.textContent = answer.error;  // the last good picture stays
+    return;
+  }
   if (mine !== generation) return;  // a newer request is on its way: drop this answer
-  const body = JSON.parse(res.headers.get("X-Stats"));
+  const blob = answer.blob, body = answer.stats;
   errorBox.textContent = "";
   last = body;
   if (shownUrl) URL.revokeObjectURL(shownUrl);
@@ -160,8 +215,26 @@ async function update() {
   document.getElementById("recipe").textContent = body.recipe;
   document.getElementById("cpp").textContent = body.cpp;
   document.getElementById("python").textContent = body.python;
-  document.getElementById("download-png").href = "/render.png?" + exportQuery();
-  document.getElementById("download-npy").href = "/render.npy?" + exportQuery();
+  if (BACKEND === "server") {
+    document.getElementById("download-png").href = "/render.png?" + exportQuery();
+    document.getElementById("download-npy").href = "/render.npy?" + exportQuery();
+  }
+}
+
+// The static page's exports: the worker writes the file (PNG 8 or 16 bit, .npy), the browser saves it.
+for (const [id, ext, type] of [["download-png", ".png", "image/png"], ["download-npy", ".npy", "application/octet-stream"]]) {
+  document.getElementById(id).addEventListener("click", async e => {
+    if (BACKEND !== "worker") return;
+    e.preventDefault();
+    const r = await workerRender(exportQuery(), ext);
+    if (r.error) { errorBox.textContent = r.error; return; }
+    if (r.superseded) return;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([r.bytes], { type }));
+    a.download = "noise" + ext;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  });
 }
 
 for (const c of controls) c.addEventListener(c.type === "checkbox" || c.tagName === "SELECT" ? "change" : "input", update);

@@ -8,6 +8,7 @@
 
 #include "perlin/field_spec.hpp"
 #include "perlin/option_table.hpp"
+#include "perlin/range.hpp"
 #include "presets.hpp"
 #include "runtime/text.hpp"
 
@@ -238,6 +239,52 @@ std::string python_of(const query& q) {
   }
   if (!q.options.recipe.empty()) args = ", recipe=" + json_string(q.options.recipe) + args;
   return "import perlin\n\npixels = perlin.render(\"" + preset + "\"" + args + ")\n";
+}
+
+/// The values in force, by control name: every field option (the preset's or the defaults when
+/// not given), the step, the size and the colormap, for the page to show in empty controls.
+namespace {
+
+std::string in_force_json(const render_plan& r) {
+  std::string out = "{";
+  for (const auto& row : perlin::field_options()) {
+    out += json_string(std::string(row.name)) + ":" + json_string(row.get(r.spec)) + ",";
+  }
+  out += "\"step\":" + json_string(perlin::detail::number_text(r.step[0])) +
+         ",\"size\":" + json_string(std::to_string(r.width) + "x" + std::to_string(r.height)) +
+         ",\"colormap\":" + json_string(r.cmap != nullptr ? r.cmap->name : "grey") + "}";
+  return out;
+}
+
+}  // namespace
+
+std::string stats_json(const query& q, const render_plan& plan, const frame_values& values,
+                       double ms) {
+  const auto& v = values.values;
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  for (const float x : v) {
+    lo = std::min(lo, double(x));
+    hi = std::max(hi, double(x));
+    sum += x;
+  }
+  const auto [blo, bhi] = value_bounds(plan, values);
+  std::vector<std::size_t> hist(64, 0);
+  for (const float x : v) {
+    const double t = perlin::to_unit(x, blo, bhi);  // in [0, 1], NaN included
+    ++hist[std::min<std::size_t>(63, static_cast<std::size_t>(t * 64))];
+  }
+  std::string h;
+  for (const auto c : hist) h += (h.empty() ? "" : ",") + std::to_string(c);
+  return "{\"ms\":" + json_number(ms) + ",\"min\":" + json_number(lo) +
+         ",\"max\":" + json_number(hi) +
+         ",\"mean\":" + json_number(sum / static_cast<double>(v.size())) +
+         ",\"lo\":" + json_number(blo) + ",\"hi\":" + json_number(bhi) + ",\"histogram\":[" + h +
+         "],\"width\":" + std::to_string(plan.width) +
+         ",\"height\":" + std::to_string(plan.height) + ",\"step\":[" + json_number(plan.step[0]) +
+         "," + json_number(plan.step[1]) + "],\"origin\":[" + json_number(plan.origin[0]) + "," +
+         json_number(plan.origin[1]) + "],\"command\":" + json_string(command_of(q, ".png")) +
+         ",\"recipe\":" + json_string(plan.recipe) + ",\"in_force\":" + in_force_json(plan) +
+         ",\"cpp\":" + json_string(cpp_of(plan)) + ",\"python\":" + json_string(python_of(q)) + "}";
 }
 
 }  // namespace perlin_cli

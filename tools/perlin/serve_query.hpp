@@ -7,6 +7,7 @@
 #include <string>
 
 #include "options.hpp"
+#include "render_pipeline.hpp"
 #include "render_plan.hpp"
 
 namespace perlin_cli {
@@ -36,5 +37,11 @@ std::string command_of(const query& q, const std::string& ext);
 std::string cpp_of(const perlin_render::render_plan& r);
 /// The `perlin.render` call that gives the same pixels.
 std::string python_of(const query& q);
+
+/// The page's stats of a rendered picture (the X-Stats header): min, max, mean, the mapped bounds
+/// and a 64-bin histogram of the values, the geometry, the command, recipe, C++ and Python, and
+/// the values in force for the empty controls. `ms`: the render's time.
+std::string stats_json(const query& q, const perlin_render::render_plan& plan,
+                       const perlin_render::frame_values& values, double ms);
 
 }  // namespace perlin_cli
