@@ -14,6 +14,17 @@ const __filename = __node ? (await import("node:url")).fileURLToPath(import.meta
 const __dirname = __node ? (await import("node:path")).dirname(__filename) : "";
 ]=])
 file(WRITE ${OUT}/perlin_wasm.js "${prefix}${factory}\nexport default createPerlinModule;\n")
+# The static preview page: its renderer wrapped the same way, its worker, and index.html, which
+# the renderer writes itself (the controls come from the option table, as perlin serve's do).
+file(READ ${PAGE_JS} page_factory)
+file(MAKE_DIRECTORY ${OUT}/page)
+file(WRITE ${OUT}/page/perlin_page.js "${prefix}${page_factory}\nexport default createPerlinPage;\n")
+configure_file(${SOURCE}/page/worker.js ${OUT}/page/worker.js COPYONLY)
+execute_process(COMMAND ${NODE} ${SOURCE}/page/make_page.mjs ${OUT}/page/perlin_page.js
+                        ${OUT}/page/index.html RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "writing the static page failed")
+endif()
 configure_file(${SOURCE}/src/index.js ${OUT}/index.js COPYONLY)
 configure_file(${SOURCE}/src/index.d.ts ${OUT}/index.d.ts COPYONLY)
 configure_file(${SOURCE}/README.md ${OUT}/README.md COPYONLY)

@@ -7,6 +7,8 @@
 #include <numbers>
 #include <string>
 
+#include "runtime/text.hpp"
+
 namespace perlin_render {
 
 const std::vector<colormap>& colormaps() {
@@ -68,7 +70,7 @@ colormap parse_colormap(const std::string& text) {
     if (colon == std::string::npos || item.size() != colon + 8 || item[colon + 1] != '#')
       throw bad("'" + item + "' is not T:#RRGGBB");
     double t = 0;
-    const auto [p, ec] = std::from_chars(item.data(), item.data() + colon, t);
+    const auto [p, ec] = perlin::detail::number_from_chars(item.data(), item.data() + colon, t);
     if (ec != std::errc() || p != item.data() + colon || !(t >= 0 && t <= 1))
       throw bad("'" + item + "' has no T from 0 to 1");
     unsigned rgb = 0;

@@ -91,3 +91,57 @@ def test_the_package_in_a_page_and_a_worker(browser, site, tmp_path, where):
     assert "error" not in got, got
     assert got["value"] == 0.13691995878400012
     assert got["grid"] == cli_grid(tmp_path)  # float32 values, exactly (as doubles)
+
+
+def cli_png(tmp_path, args):
+    """The pixels of `perlin render ARGS` (numpy array, as PIL decodes the PNG)."""
+    np = pytest.importorskip("numpy")
+    image = pytest.importorskip("PIL.Image")
+    out = tmp_path / "cli.png"
+    subprocess.run([os.environ["PERLIN_EXE"], "render", "-q", "-o", str(out)] + args, check=True)
+    return np.asarray(image.open(out))
+
+
+def page_png(browser, timeout=60):
+    """The bytes of the picture the page shows, once it shows one, decoded."""
+    np = pytest.importorskip("numpy")
+    image = pytest.importorskip("PIL.Image")
+    import base64
+    import io
+    WebDriverWait(browser, timeout).until(lambda d: d.execute_script(
+        "const p = document.getElementById('preview'); return p.complete && p.naturalWidth > 0;"))
+    data = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(document.getElementById('preview').src).then(r => r.arrayBuffer()).then(b => {
+          let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });""")
+    return np.asarray(image.open(io.BytesIO(base64.b64decode(data))))
+
+
+@pytest.mark.parametrize("query, args", [
+    ("preset=clouds&size=96x64&seed=5", ["--preset", "clouds", "--size", "96x64", "--seed", "5"]),
+    ("preset=terrain&size=80x60&bits=16&tileable=1",
+     ["--preset", "terrain", "--size", "80x60", "--bits", "16", "--tileable"]),
+    ("preset=warped&size=64x48&warp=independent&warp-octaves=2&colormap=heat",
+     ["--preset", "warped", "--size", "64x48", "--warp", "independent", "--warp-octaves", "2",
+      "--colormap", "heat"]),
+    ("size=48x32&origin=0.5,0.25,1.5,-0.5&fractal=ridged&octaves=4",
+     ["--size", "48x32", "--origin", "0.5,0.25,1.5,-0.5", "--fractal", "ridged", "--octaves", "4"]),
+])
+def test_the_static_page_shows_the_clis_pixels(browser, site, tmp_path, query, args):
+    # The package's page, from the static server: no perlin serve anywhere. The picture (a loop
+    # frame's 4-D origin, 16 bits, a colormap, a warp) has the pixels `perlin render` writes for
+    # the command the page shows, and that command is the server's.
+    browser.get(site + "node_modules/perlin-exact/page/index.html?" + query)
+    got = page_png(browser)
+    want = cli_png(tmp_path, args)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert (got == want).all()
+    command = browser.find_element("id", "command").text
+    assert command.startswith("perlin render -o noise.png")
+    assert browser.find_element("id", "error").text == ""
+
+
+def test_the_static_page_reports_bad_options_like_the_server(browser, site):
+    browser.get(site + "node_modules/perlin-exact/page/index.html?octaves=0&fractal=fbm")
+    WebDriverWait(browser, 60).until(lambda d: d.find_element("id", "error").text != "")
+    assert browser.find_element("id", "error").text == "octaves: must be 1 to 32, got 0"

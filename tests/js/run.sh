@@ -8,7 +8,7 @@ src=$1 build=$2 exe=$3
 "$src/scripts/build-js" "$build" >/dev/null
 tarball=$(ls "$build"/perlin-exact-*.tgz)
 contents=$(tar -tzf "$tarball" | sort | tr '\n' ' ')
-want="package/README.md package/index.d.ts package/index.js package/package.json package/perlin_wasm.js "
+want="package/README.md package/index.d.ts package/index.js package/package.json package/page/index.html package/page/perlin_page.js package/page/worker.js package/perlin_wasm.js "
 if [ "$contents" != "$want" ]; then
   echo "the tarball holds: $contents" >&2
   exit 1

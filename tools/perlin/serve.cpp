@@ -48,8 +48,6 @@ struct serve_options {
   double time_budget = 10;
 };
 
-/// Previews larger than this need download=1 (an export, checked against the CLI's own limits).
-constexpr std::size_t k_preview_max = 2048;
 /// Renders at once; further requests wait their turn (the page drops stale answers).
 std::counting_semaphore<2> g_renders(2);
 

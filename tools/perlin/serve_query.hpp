@@ -3,6 +3,7 @@
 // Python that give the same picture. No HTTP here: the fuzzer drives it with plain pairs.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 
@@ -11,6 +12,9 @@
 #include "render_plan.hpp"
 
 namespace perlin_cli {
+
+/// Previews larger than this need download=1 (an export, checked against the CLI's own limits).
+inline constexpr std::size_t k_preview_max = 2048;
 
 /// A request's query as render options: the field options of the option table and the render
 /// settings (render_settings()), by name without "--"; the same pairs as a recipe.
