@@ -4,7 +4,7 @@
 // .npy, errors with the library's messages. Environment: PERLIN_TEST_DATA (tests/data),
 // PERLIN_EXE (the CLI).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -169,6 +169,35 @@ test("float grids are the CLI's .npy bit for bit (strict: no fused multiply-add 
       assert.equal(npy.length, grid.length);
       for (let i = 0; i < grid.length; ++i) assert.equal(grid[i], npy[i], `${recipe} sample ${i}`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the page's JavaScript snippet computes the picture's values (the CLI's --strict .npy)", async () => {
+  // The static page's renderer in Node: the stats of a query, whose `js` is the snippet.
+  const { default: createPerlinPage } = await import("perlin-exact/page/perlin_page.js");
+  const page = await createPerlinPage();
+  const query = { preset: "terrain", size: "40x24", origin: "0.5,-1.25", step: "0.03125", seed: "9" };
+  const text = new TextEncoder().encode(Object.entries(query).map(([k, v]) => `${k}\0${v}\0`).join(""));
+  const p = page._malloc(text.length);
+  page.HEAPU8.set(text, p);
+  assert.equal(page._perlin_page_render(p, text.length, 1), 0, page.UTF8ToString(page._perlin_page_error()));
+  const stats = JSON.parse(page.UTF8ToString(page._perlin_page_stats()));
+  assert.match(stats.js, /Field\.fromRecipe\(/);
+  const dir = mkdtempSync(join(new URL(".", import.meta.url).pathname, "snippet-"));
+  try {
+    const file = join(dir, "snippet.mjs");
+    writeFileSync(file, stats.js + "\nprocess.stdout.write(JSON.stringify(Array.from(values)));\n");
+    const values = JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8" }));
+    const out = join(dir, "v.npy");
+    execFileSync(process.env.PERLIN_EXE, ["render", "-q", "-o", out, "--strict",
+      ...Object.entries(query).flatMap(([k, v]) => [`--${k}`, v])]);
+    const buf = readFileSync(out);
+    const header = buf.readUInt16LE(8);
+    const npy = new Float32Array(buf.buffer.slice(buf.byteOffset + 10 + header, buf.byteOffset + buf.length));
+    assert.equal(values.length, npy.length);
+    for (let i = 0; i < npy.length; ++i) assert.equal(values[i], npy[i], `sample ${i}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -66,6 +66,7 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <b>Recipe</b><pre id="recipe"></pre>
 <b>C++</b><pre id="cpp"></pre>
 <b>Python</b><pre id="python"></pre>
+<b>JavaScript</b><pre id="js"></pre>
 </div>
 <script>
 "use strict";
@@ -215,6 +216,7 @@ async function update() {
   document.getElementById("recipe").textContent = body.recipe;
   document.getElementById("cpp").textContent = body.cpp;
   document.getElementById("python").textContent = body.python;
+  document.getElementById("js").textContent = body.js;
   if (BACKEND === "server") {
     document.getElementById("download-png").href = "/render.png?" + exportQuery();
     document.getElementById("download-npy").href = "/render.npy?" + exportQuery();

@@ -203,6 +203,33 @@ std::string cpp_of(const render_plan& r) {
   return s;
 }
 
+/// JavaScript (the npm package perlin-exact) that computes the same values: the field from its
+/// recipe, the grid from the plan's geometry.
+std::string js_of(const render_plan& r) {
+  const perlin::grid g = r.frame_grid(0);
+  const auto list = [&](const auto& a) {
+    std::string out;
+    for (std::size_t k = 0; k < g.dims; ++k)
+      out += (k ? ", " : "") + json_number(static_cast<double>(a[k]));
+    return out;
+  };
+  // The JavaScript grid has no first index: an --offset moves the origin instead, which rounds
+  // differently in the last bits (docs/render.md).
+  std::array<double, 4> origin{};
+  for (std::size_t k = 0; k < g.dims; ++k)
+    origin[k] = g.origin[k] + static_cast<double>(g.first[k]) * g.step[k];
+  std::string s = "import { init, Field } from \"perlin-exact\";\n\nawait init();\n";
+  s += "const f = Field.fromRecipe(" + json_string(perlin::to_recipe(r.spec)) + ");\n";
+  s += "const values = f.grid(" + std::to_string(g.count[0]) + ", " + std::to_string(g.count[1]) +
+       ", {\n  origin: [" + list(origin) + "],\n  step: [" + list(g.step) + "],\n";
+  if (g.count[2] > 1) s += "  depth: " + std::to_string(g.count[2]) + ",\n";
+  s += "});  // Float32Array, x fastest\n";
+  if (g.first != std::array<std::int64_t, 4>{})
+    s += "// --offset: the origin moved instead (equal within the float tolerance)\n";
+  if (r.f != formula::plain) s += "// then the preset's formula (docs/render.md)\n";
+  return s;
+}
+
 /// Python that gives the same pixels.
 std::string python_of(const query& q) {
   std::string preset = "plain";
@@ -284,7 +311,8 @@ std::string stats_json(const query& q, const render_plan& plan, const frame_valu
          "," + json_number(plan.step[1]) + "],\"origin\":[" + json_number(plan.origin[0]) + "," +
          json_number(plan.origin[1]) + "],\"command\":" + json_string(command_of(q, ".png")) +
          ",\"recipe\":" + json_string(plan.recipe) + ",\"in_force\":" + in_force_json(plan) +
-         ",\"cpp\":" + json_string(cpp_of(plan)) + ",\"python\":" + json_string(python_of(q)) + "}";
+         ",\"cpp\":" + json_string(cpp_of(plan)) + ",\"js\":" + json_string(js_of(plan)) +
+         ",\"python\":" + json_string(python_of(q)) + "}";
 }
 
 }  // namespace perlin_cli

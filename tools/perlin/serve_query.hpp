@@ -39,6 +39,8 @@ std::string json_number(double v);
 std::string command_of(const query& q, const std::string& ext);
 /// C++ that computes the same values (the field and the pixel grid), from the resolved plan.
 std::string cpp_of(const perlin_render::render_plan& r);
+/// JavaScript (perlin-exact) that computes the same values, from the resolved plan.
+std::string js_of(const perlin_render::render_plan& r);
 /// The `perlin.render` call that gives the same pixels.
 std::string python_of(const query& q);
 
