@@ -6,6 +6,7 @@ import functools
 import http.server
 import json
 import os
+import shlex
 import struct
 import subprocess
 import threading
@@ -133,12 +134,15 @@ def test_the_static_page_shows_the_clis_pixels(browser, site, tmp_path, query, a
     # the command the page shows, and that command is the server's.
     browser.get(site + "node_modules/perlin-exact/page/index.html?" + query)
     got = page_png(browser)
-    want = cli_png(tmp_path, args)
-    assert got.shape == want.shape and got.dtype == want.dtype
-    assert (got == want).all()
-    command = browser.find_element("id", "command").text
-    assert command.startswith("perlin render -o noise.png")
     assert browser.find_element("id", "error").text == ""
+    # The command the page shows, run as shown (perlin render -o noise.png ...).
+    command = shlex.split(browser.find_element("id", "command").text)
+    assert command[:4] == ["perlin", "render", "-o", "noise.png"], command
+    shown = cli_png(tmp_path, command[4:])
+    assert got.shape == shown.shape and got.dtype == shown.dtype
+    assert (got == shown).all()
+    # and it is the picture of the query's options, given to the CLI directly.
+    assert (cli_png(tmp_path, args) == shown).all()
 
 
 def test_the_static_page_reports_bad_options_like_the_server(browser, site):
