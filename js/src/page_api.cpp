@@ -52,8 +52,7 @@ std::multimap<std::string, std::string> pairs_of(const char* text, std::size_t l
 void render(const char* pairs, std::size_t length, bool npy) {
   perlin_cli::query q = perlin_cli::parse_query(pairs_of(pairs, length), npy ? ".npy" : ".png");
   if (npy) {
-    q.options.bits = 8;
-    q.options.colormap.reset();
+    perlin_cli::drop_pixel_settings(q);
   }
   const auto start = std::chrono::steady_clock::now();
   const render_plan plan = resolve(q.options);

@@ -99,7 +99,10 @@ def cli_png(tmp_path, args):
     np = pytest.importorskip("numpy")
     image = pytest.importorskip("PIL.Image")
     out = tmp_path / "cli.png"
-    subprocess.run([os.environ["PERLIN_EXE"], "render", "-q", "-o", str(out)] + args, check=True)
+    # --strict: no fused multiply-add on the native target, as in WebAssembly, so that no value
+    # near a pixel level's boundary rounds to the other level.
+    subprocess.run([os.environ["PERLIN_EXE"], "render", "-q", "--strict", "-o", str(out)] + args,
+                   check=True)
     return np.asarray(image.open(out))
 
 
@@ -135,7 +138,7 @@ def test_the_static_page_shows_the_clis_pixels(browser, site, tmp_path, query, a
     browser.get(site + "node_modules/perlin-exact/page/index.html?" + query)
     got = page_png(browser)
     assert browser.find_element("id", "error").text == ""
-    # The command the page shows, run as shown (perlin render -o noise.png ...).
+    # The command the page shows, run as shown (perlin render -o noise.png ..., with --strict).
     command = shlex.split(browser.find_element("id", "command").text)
     assert command[:4] == ["perlin", "render", "-o", "noise.png"], command
     shown = cli_png(tmp_path, command[4:])
@@ -149,3 +152,31 @@ def test_the_static_page_reports_bad_options_like_the_server(browser, site):
     browser.get(site + "node_modules/perlin-exact/page/index.html?octaves=0&fractal=fbm")
     WebDriverWait(browser, 60).until(lambda d: d.find_element("id", "error").text != "")
     assert browser.find_element("id", "error").text == "octaves: must be 1 to 32, got 0"
+
+
+def test_the_static_pages_exports_are_the_clis_files(browser, site, tmp_path):
+    # The PNG and .npy links of the static page: files written in the browser by its worker.
+    # The .npy is the CLI's byte for byte; the PNG (stored deflate) has the CLI's pixels.
+    np = pytest.importorskip("numpy")
+    image = pytest.importorskip("PIL.Image")
+    import base64
+    import io
+    browser.get(site + "node_modules/perlin-exact/page/index.html?preset=ridges&size=40x30&bits=16")
+    page_png(browser)
+    browser.find_element("id", "export-size").send_keys("56x20")
+    files = {}
+    for ext in (".png", ".npy"):
+        data = browser.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            workerRender(exportQuery(), arguments[0]).then(r => {
+              if (r.error) { done("error: " + r.error); return; }
+              let s = ''; for (const x of r.bytes) s += String.fromCharCode(x); done(btoa(s)); });""", ext)
+        assert not data.startswith("error"), data
+        files[ext] = base64.b64decode(data)
+    args = ["--preset", "ridges", "--size", "56x20", "--bits", "16"]
+    subprocess.run([os.environ["PERLIN_EXE"], "render", "-q", "-o", str(tmp_path / "c.npy")] +
+                   args[:4] + ["--strict"], check=True)  # values: no --bits
+    assert files[".npy"] == (tmp_path / "c.npy").read_bytes()
+    got = np.asarray(image.open(io.BytesIO(files[".png"])))
+    assert got.shape == (20, 56) and got.max() > 255  # 16-bit samples
+    assert (got == cli_png(tmp_path, args)).all()

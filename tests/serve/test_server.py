@@ -177,3 +177,13 @@ def test_the_page_has_a_control_for_every_option_of_the_table(server, perlin_exe
     for name in ("preset", "size", "step", "scale", "origin", "offset", "colormap", "bits", "range", "invert",
                  "stretch", "tileable", "recipe"):
         assert f'name="{name}"' in page, name
+
+
+def test_the_npy_export_of_a_16_bit_coloured_picture_is_its_values(server, perlin_exe, tmp_path):
+    # The page's .npy link carries the picture's whole state: its bits and colormap, which do not
+    # apply to values, are dropped (the CLI refuses them for a .npy it is asked to write).
+    status, _, npy = get(server, "/render.npy?preset=ridges&size=24x16&bits=16&colormap=heat")
+    assert status == 200
+    subprocess.run([perlin_exe, "render", "-q", "-o", str(tmp_path / "v.npy"), "--preset", "ridges",
+                    "--size", "24x16"], check=True)
+    assert npy == (tmp_path / "v.npy").read_bytes()

@@ -193,8 +193,7 @@ void install_routes(httplib::Server& svr) {
   svr.Get("/render.npy", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
       query q = parse_query(req.params, ".npy");
-      q.options.bits = 8;
-      q.options.colormap.reset();
+      drop_pixel_settings(q);
       const rendered r = render_query(q, client_of(req));
       const std::size_t shape[2] = {r.plan.height, r.plan.width};
       const auto npy = perlin::encode_npy(shape, r.values.values);

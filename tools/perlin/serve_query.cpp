@@ -38,6 +38,18 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
 
 }  // namespace
 
+void drop_pixel_settings(query& q) {
+  q.options.bits = 8;
+  q.options.colormap.reset();
+  const auto pixel = [](std::string_view n) { return n == "bits" || n == "colormap"; };
+  auto& given = q.options.given;
+  given.erase(std::remove_if(given.begin(), given.end(), pixel), given.end());
+  auto& settings = q.options.settings;
+  settings.erase(std::remove_if(settings.begin(), settings.end(),
+                                [&](const auto& p) { return pixel(p.first); }),
+                 settings.end());
+}
+
 /// A JSON string, always valid JSON: control characters escaped, bytes that are not UTF-8 (a
 /// client's query echoed in a message) replaced by U+FFFD.
 std::string json_string(const std::string& s) {

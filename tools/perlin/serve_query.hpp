@@ -29,6 +29,11 @@ struct query {
 /// over 4096 bytes, an unknown name, a bad flag) or perlin::invalid_argument (a bad value).
 query parse_query(const std::multimap<std::string, std::string>& params, const std::string& ext);
 
+/// The query made an export of the raw values (.npy): a picture's bits and colormap, which the
+/// page's state may hold, do not apply to values and are dropped (not refused, as `perlin render
+/// -o x.npy --bits 16` is: the page's .npy link carries the picture's whole state).
+void drop_pixel_settings(query& q);
+
 /// A JSON string, always valid JSON: control characters escaped, bytes that are not UTF-8 (a
 /// client's query echoed in a message) replaced by U+FFFD.
 std::string json_string(const std::string& s);
