@@ -59,6 +59,10 @@ class pending_file {
   void name_unnamed();
   /// Finishes the file and gives it its hidden name (an unnamed file is linked and closed).
   void make_named();
+  /// Closes an unnamed file's descriptor once the file has a name.
+  void close_unnamed() noexcept;
+  /// Marks the file as at its target (its temporary name, if any, is no longer its own).
+  void mark_published() noexcept;
   void release_slot() noexcept;
 
   std::filesystem::path target_;

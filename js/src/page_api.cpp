@@ -56,11 +56,7 @@ void render(const char* pairs, std::size_t length, bool npy) {
   }
   const auto start = std::chrono::steady_clock::now();
   const render_plan plan = resolve(q.options);
-  if (plan.tiles_x > 0) throw usage_error("--tiles: tiles are files; perlin render writes them");
-  if (!q.download &&
-      (plan.width > perlin_cli::k_preview_max || plan.height > perlin_cli::k_preview_max)) {
-    throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
-  }
+  perlin_cli::check_servable(q, plan);
   frame_values values;
   render_frame(plan, 0, values);
   apply_formula(plan, values);

@@ -299,10 +299,21 @@ void pending_file::make_named() {
   finish();
   if (unnamed_) {  // still unnamed (it kept its descriptor): name it now
     name_unnamed();
-    ::close(fd_);
-    fd_ = -1;
-    release_slot();
+    close_unnamed();
   }
+}
+
+void pending_file::close_unnamed() noexcept {
+  ::close(fd_);
+  fd_ = -1;
+  release_slot();
+}
+
+void pending_file::mark_published() noexcept {
+  published_ = true;
+  temp_.clear();
+  forget(node_);
+  node_ = nullptr;
 }
 
 void pending_file::publish() {
@@ -314,10 +325,7 @@ void pending_file::publish() {
   }
   make_named();
   if (::rename(temp_.c_str(), target_.c_str()) != 0) fail_errno(target_, "cannot replace it");
-  published_ = true;
-  temp_.clear();
-  forget(node_);
-  node_ = nullptr;
+  mark_published();
   sync_folder(target_);
 }
 
@@ -361,7 +369,6 @@ bool names_in(int fd, std::vector<std::string>& out, std::size_t most) {
 
 /// The folder a set of files is published into, and what a swap needs to know of it.
 struct swap_plan {
-  std::filesystem::path folder;     // as the targets name it
   std::filesystem::path parent;     // the folder that holds it
   std::string name;                 // its name in the parent
   std::vector<std::string> others;  // its files that stay (hard-linked into the new folder)
@@ -385,7 +392,6 @@ bool plan_swap(const std::filesystem::path& folder, const std::vector<std::strin
   if (ec) return false;
   if (abs.filename().empty()) abs = abs.parent_path();
   if (abs == abs.root_path() || abs.filename() == "..") return false;
-  plan.folder = folder;
   plan.parent = abs.parent_path();
   plan.name = abs.filename().string();
   // The lexical parent must really hold this folder (no symbolic link on the way).
@@ -479,15 +485,8 @@ void publish_together(std::span<pending_file> files) {
     return one_by_one();
   }
   for (auto& f : files) {
-    if (f.unnamed_) {
-      ::close(f.fd_);
-      f.fd_ = -1;
-      f.release_slot();
-    }
-    f.published_ = true;
-    f.temp_.clear();
-    forget(f.node_);
-    f.node_ = nullptr;
+    if (f.unnamed_) f.close_unnamed();  // its name is the one in the swapped folder
+    f.mark_published();
   }
   sync_folder(plan.parent / plan.name);  // the parent holds both names
   // Descriptors follow the folders: `staged` is now the set's folder, `old` the old one (under

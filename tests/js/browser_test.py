@@ -9,17 +9,17 @@ import os
 import shlex
 import struct
 import subprocess
+import sys
 import threading
 
 import pytest
 
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import chromium  # noqa: E402  (tests/chromium.py)
+
+pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
 RECIPE = "perlin=1&seed=3&fractal=fbm&octaves=4&warp=progressive&warp-amplitude=0.5"
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>perlin-exact</title>
@@ -61,15 +61,7 @@ def site():
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
-    opts = Options()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = chromium.start(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 

@@ -5,33 +5,22 @@ keeps the picture, and the URL restores the state. Takes the README's screenshot
 import os
 import shlex
 import subprocess
+import sys
 import urllib.request
 
 import pytest
 
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import chromium  # noqa: E402  (tests/chromium.py)
+
+pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
-    opts = Options()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1200,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = chromium.start(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 

@@ -94,11 +94,7 @@ struct client_gone : std::runtime_error {
 rendered render_query(const query& q, const client_connection& client) {
   rendered out;
   out.plan = resolve(q.options);
-  if (out.plan.tiles_x > 0)
-    throw usage_error("--tiles: tiles are files; perlin render writes them");
-  if (!q.download && (out.plan.width > k_preview_max || out.plan.height > k_preview_max)) {
-    throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
-  }
+  check_servable(q, out.plan);
   // Every copy counted: the float values, a relief's gradient, the pixels, the encoded file.
   const std::uint64_t per_sample =
       4 + (out.plan.with_gradient() ? 8 : 0) +

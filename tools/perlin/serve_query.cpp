@@ -38,6 +38,14 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
 
 }  // namespace
 
+void check_servable(const query& q, const render_plan& plan) {
+  constexpr std::size_t preview_max = 2048;
+  if (plan.tiles_x > 0) throw usage_error("--tiles: tiles are files; perlin render writes them");
+  if (!q.download && (plan.width > preview_max || plan.height > preview_max)) {
+    throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
+  }
+}
+
 void drop_pixel_settings(query& q) {
   q.options.bits = 8;
   q.options.colormap.reset();

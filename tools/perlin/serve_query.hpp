@@ -13,9 +13,6 @@
 
 namespace perlin_cli {
 
-/// Previews larger than this need download=1 (an export, checked against the CLI's own limits).
-inline constexpr std::size_t k_preview_max = 2048;
-
 /// A request's query as render options: the field options of the option table and the render
 /// settings (render_settings()), by name without "--"; the same pairs as a recipe.
 struct query {
@@ -28,6 +25,11 @@ struct query {
 /// file of extension `ext`. Throws perlin_render::usage_error (a parameter given twice, a value
 /// over 4096 bytes, an unknown name, a bad flag) or perlin::invalid_argument (a bad value).
 query parse_query(const std::multimap<std::string, std::string>& params, const std::string& ext);
+
+/// Refuses (usage_error) what the page cannot show, whichever renders it: tiles (files, for
+/// perlin render), and previews above 2048x2048 without download=1 (an export, checked against
+/// the CLI's own limits).
+void check_servable(const query& q, const perlin_render::render_plan& plan);
 
 /// The query made an export of the raw values (.npy): a picture's bits and colormap, which the
 /// page's state may hold, do not apply to values and are dropped (not refused, as `perlin render
