@@ -21,11 +21,12 @@ constexpr table<interpolation, 4> k_interpolations = {{{interpolation::linear, "
                                                        {interpolation::cosine, "cosine"},
                                                        {interpolation::cubic, "cubic"},
                                                        {interpolation::quintic, "quintic"}}};
-constexpr table<fractal_kind, 5> k_fractal_kinds = {{{fractal_kind::none, "none"},
+constexpr table<fractal_kind, 6> k_fractal_kinds = {{{fractal_kind::none, "none"},
                                                      {fractal_kind::fbm, "fbm"},
                                                      {fractal_kind::turbulence, "turbulence"},
                                                      {fractal_kind::ridged, "ridged"},
-                                                     {fractal_kind::billow, "billow"}}};
+                                                     {fractal_kind::billow, "billow"},
+                                                     {fractal_kind::eroded, "eroded"}}};
 constexpr table<plane, 2> k_planes = {{{plane::aligned, "aligned"}, {plane::rotated, "rotated"}}};
 constexpr table<warp_kind, 4> k_warp_kinds = {{{warp_kind::none, "none"},
                                                {warp_kind::basic, "basic"},

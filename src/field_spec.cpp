@@ -89,7 +89,8 @@ field make_field(const field_spec& s) {
       .set_normalize(s.normalize)
       .set_decorrelate(s.decorrelate)
       .set_ridged_offset(s.ridged_offset)
-      .set_ridged_gain(s.ridged_gain);
+      .set_ridged_gain(s.ridged_gain)
+      .set_erosion(s.erosion);
   const perlin::plane p = parse_plane(s.plane);
   field out = kind == noise_kind::value ? field(value_noise(lat, interp), f)
                                         : field(improved_noise(lat), f);

@@ -32,6 +32,12 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
   T total = 0;
   T weight = 1;       // ridged: weight of the next octave
   T dweight[D] = {};  // ridged: its gradient
+  // Eroded: G, the sum of the octaves' gradients so far (each in its own lattice units), and
+  // with derivatives J = dG/dx, the sum of f_j times their Hessians.
+  const bool eroded = f.kind() == fractal_kind::eroded;
+  const T erosion = static_cast<T>(f.erosion());
+  T sum_g[D] = {};
+  T jac[D * D] = {};
   if (grad != nullptr) std::fill(grad, grad + D, T(0));
 
   // The octaves' frequencies and amplitudes come from the one recurrence (in double), rounded
@@ -46,7 +52,7 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
       if (o.decorrelated()) q[k] = q[k] + static_cast<T>(o.offset(static_cast<std::size_t>(k)));
     }
     T dn[D];
-    const T n = base(perm, wraps.data(), q, grad != nullptr ? dn : nullptr);
+    const T n = base(perm, wraps.data(), q, grad != nullptr || eroded ? dn : nullptr);
     // s: this octave's signal; ds: its gradient in the caller's coordinates.
     T s = n;
     T ds[D] = {};
@@ -77,6 +83,25 @@ T fractal_sum(const fractal& f, const lattice& l, Base&& base, const T* x, T* gr
         const bool inside = next > T(0) && next < T(1);
         weight = std::clamp(next, T(0), T(1));
         for (int k = 0; k < D; ++k) dweight[k] = inside ? gain * ds[k] : T(0);
+        break;
+      }
+      case fractal_kind::eroded: {
+        // s = n / d, d = 1 + k |G|^2; ds/dx_m = (dn/dx_m) / d - n 2k (G . dG/dx_m) / d^2.
+        for (int k = 0; k < D; ++k) sum_g[k] += dn[k];
+        T g2 = 0;
+        for (int k = 0; k < D; ++k) g2 += sum_g[k] * sum_g[k];
+        const T d = T(1) + erosion * g2;
+        s = n / d;
+        if (grad != nullptr) {
+          T h[D * D];
+          base.hessian(perm, wraps.data(), q, h);
+          for (int k = 0; k < D * D; ++k) jac[k] += h[k] * freq;
+          for (int m = 0; m < D; ++m) {
+            T gj = 0;
+            for (int k = 0; k < D; ++k) gj += sum_g[k] * jac[k * D + m];
+            ds[m] = ds[m] / d - n * (T(2) * erosion * gj) / (d * d);
+          }
+        }
         break;
       }
     }
@@ -181,6 +206,16 @@ fractal& fractal::set_ridged_offset(double offset) {
   return *this;
 }
 
+fractal& fractal::set_erosion(double k) {
+  check_finite("erosion", k);
+  if (!(k >= 0 && k <= k_max_erosion)) {
+    detail::throw_invalid("erosion",
+                          "must be 0 to " + number(k_max_erosion) + ", got " + number(k));
+  }
+  erosion_ = k;
+  return *this;
+}
+
 fractal& fractal::set_ridged_gain(double gain) {
   check_finite("ridged-gain", gain);
   if (!(gain >= 0 && gain <= k_max_ridged_gain)) {
@@ -210,6 +245,7 @@ double fractal::bound(double base) const noexcept {
       break;
     case fractal_kind::fbm:
     case fractal_kind::turbulence:
+    case fractal_kind::eroded:  // |n_i / (1 + k |G_i|^2)| <= |n_i|
       b = base * sum;
       break;
     case fractal_kind::billow:

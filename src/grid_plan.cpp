@@ -147,7 +147,7 @@ bool exact_rows_cover(const field& f, std::size_t dims, std::size_t row_length) 
 /// are not powers of two, value noise with the cosine interpolation.
 std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
   const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
-  if (f.warped() || lattice_dims > 3) return 0;
+  if (f.warped() || lattice_dims > 3 || f.fractal().kind() == fractal_kind::eroded) return 0;
   if (f.kind() == noise_kind::value &&
       std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
     return 0;
@@ -157,6 +157,9 @@ std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
 
 detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
                                     std::size_t row_length) {
+  // The eroded fractal needs every octave's gradient (and, for derivatives, its Hessian): no
+  // kernel computes it; the double scalar path does, sample by sample on every thread.
+  if (f.fractal().kind() == fractal_kind::eroded) return bulk_route::scalar;
   switch (call) {
     case bulk_call::grid_float:
       // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their

@@ -21,6 +21,7 @@ constexpr double k_inf = std::numeric_limits<double>::infinity();
 
 bool has_fractal(const field_spec& s) { return s.fractal != "none"; }
 bool is_ridged(const field_spec& s) { return s.fractal == "ridged"; }
+bool is_eroded(const field_spec& s) { return s.fractal == "eroded"; }
 bool is_value(const field_spec& s) { return s.noise == "value"; }
 bool has_warp(const field_spec& s) { return s.warp != "none"; }
 bool has_warp_octaves(const field_spec& s) {
@@ -62,7 +63,7 @@ const std::vector<option_info>& rows() {
        .member = &field_spec::period},
       {.name = "fractal",
        .type = T::choice,
-       .help = "Fractal over the octaves: none, fbm, turbulence, ridged or billow",
+       .help = "Fractal over the octaves: none, fbm, turbulence, ridged, billow or eroded",
        .choices = fractal_kind_names,
        .member = &field_spec::fractal},
       {.name = "octaves",
@@ -134,6 +135,15 @@ const std::vector<option_info>& rows() {
        .used = is_ridged,
        .unused_reason = "has no effect without --fractal ridged",
        .member = &field_spec::ridged_gain},
+      {.name = "erosion",
+       .type = T::number,
+       .help = "Eroded: how much the slopes so far damp an octave, a n / (1 + erosion |G|^2)",
+       .has_range = true,
+       .min = 0,
+       .max = k_max_erosion,
+       .used = is_eroded,
+       .unused_reason = "has no effect without --fractal eroded",
+       .member = &field_spec::erosion},
       {.name = "plane",
        .type = T::choice,
        .help = "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)",

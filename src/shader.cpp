@@ -65,6 +65,8 @@ std::string shader_source(const field& f, const shader_options& o) {
     detail::throw_invalid("shader", "value noise is not written as shader code yet");
   if (f.warped())
     detail::throw_invalid("shader", "domain warps are not written as shader code yet");
+  if (f.fractal().kind() == fractal_kind::eroded)
+    detail::throw_invalid("shader", "the eroded fractal is not written as shader code yet");
   const bool rotated = f.plane() == plane::rotated && o.dims >= 2;
   const std::size_t L = rotated && o.dims < 4 ? 3 : o.dims;  // the lattice's dimensions
   const fractal& fr = f.fractal();
@@ -210,6 +212,8 @@ std::string shader_source(const field& f, const shader_options& o) {
       w.line("    precise " + T + " s0 = r * r;\n    s = s0 * weight;");
       w.line("    precise " + T + " next = s * " + w.lit(fr.ridged_gain()) + ";");
       w.line("    weight = clamp(next, " + w.lit(0) + ", " + w.lit(1) + ");");
+      break;
+    case fractal_kind::eroded:  // refused above
       break;
   }
   w.line("    total = total + s * perlin_amp[o];\n  }");

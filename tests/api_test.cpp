@@ -157,7 +157,7 @@ TEST(Api, ARotatedPlaneIsTheDocumentedRotation) {
 
 TEST(Api, EnumNamesComeFromOneTable) {
   EXPECT_EQ(perlin::fractal_kind_names(),
-            (std::vector<std::string>{"none", "fbm", "turbulence", "ridged", "billow"}));
+            (std::vector<std::string>{"none", "fbm", "turbulence", "ridged", "billow", "eroded"}));
   for (const auto& name : perlin::interpolation_names()) {
     EXPECT_EQ(perlin::to_string(perlin::parse_interpolation(name)), name);
   }

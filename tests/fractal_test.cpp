@@ -2,7 +2,9 @@
 // derivatives and parameter validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "perlin/perlin.hpp"
@@ -52,6 +54,91 @@ TEST(Fractal, KindsFollowTheirDefinitions) {
   EXPECT_EQ(perlin::field(n, f)(x, y), n_i[0]);
 }
 
+/// The eroded fractal by its formula (docs/noise.md), from the base noise's own gradients:
+/// sum a_i n_i / (1 + k |G_i|^2), G_i = sum_{j <= i} grad n_j at the octave's coordinates.
+template <class Noise>
+double eroded_by_formula(const Noise& noise, int octaves, double k, const double* x) {
+  const perlin::field base(noise, perlin::fractal().set_kind(perlin::fractal_kind::none));
+  double total = 0, amp = 1, freq = 0.8, g_sum[2] = {0, 0};
+  for (int i = 0; i < octaves; ++i) {
+    const double q[2] = {x[0] * freq, x[1] * freq};
+    double g[2];
+    const double n = base.eval<double>(q, g);
+    g_sum[0] += g[0];
+    g_sum[1] += g[1];
+    total += amp * n / (1 + k * (g_sum[0] * g_sum[0] + g_sum[1] * g_sum[1]));
+    amp *= 0.5;
+    freq *= 2;
+  }
+  return total;
+}
+
+TEST(Fractal, ErodedIsTheDocumentedFormula) {
+  const perlin::improved_noise n(12);
+  const perlin::value_noise v(12, perlin::interpolation::cubic);
+  perlin::fractal f;
+  f.set_kind(perlin::fractal_kind::eroded).set_octaves(6).set_frequency(0.8).set_erosion(2.5);
+  perlin::fractal fbm = f;
+  fbm.set_kind(perlin::fractal_kind::fbm);
+  int damped = 0;
+  for (double t = 0.11; t < 9; t += 0.41) {
+    const double p[2] = {t, 2.7 - 0.6 * t};
+    const double e = perlin::field(n, f).eval<double>(p);
+    EXPECT_DOUBLE_EQ(e, eroded_by_formula(n, 6, 2.5, p)) << t;
+    EXPECT_DOUBLE_EQ(perlin::field(v, f).eval<double>(p), eroded_by_formula(v, 6, 2.5, p)) << t;
+    // The damping only shrinks the octaves: |eroded| stays within the fBm's bound, and differs
+    // from fBm wherever a slope is (almost everywhere).
+    damped += e != perlin::field(n, fbm).eval<double>(p) ? 1 : 0;
+  }
+  EXPECT_GT(damped, 15);
+  // Erosion 0 is fBm, bit for bit.
+  f.set_erosion(0);
+  for (double t = 0.11; t < 9; t += 0.41) {
+    const double p[3] = {t, 2.7 - 0.6 * t, 0.3 * t};
+    EXPECT_EQ(perlin::field(n, f).eval<double>(p), perlin::field(n, fbm).eval<double>(p));
+  }
+  EXPECT_THROW(f.set_erosion(-1), perlin::invalid_argument);
+  EXPECT_THROW(f.set_erosion(std::nan("")), perlin::invalid_argument);
+  EXPECT_THROW(f.set_erosion(1e4), perlin::invalid_argument);
+  EXPECT_EQ(perlin::parse_fractal_kind("eroded"), perlin::fractal_kind::eroded);
+}
+
+TEST(Fractal, ErodedDerivativesMatchCentralDifferencesInEveryDimension) {
+  // The damping's derivative needs every octave's Hessian: checked in 1 to 4 dimensions, for
+  // improved noise and for value noise with each smooth interpolation, with periods.
+  for (const auto interp : {perlin::interpolation::cubic, perlin::interpolation::cosine,
+                            perlin::interpolation::quintic}) {
+    perlin::improved_noise n(5);
+    n.lattice().set_period_all(7);
+    const perlin::value_noise v(5, interp);
+    perlin::fractal f;
+    f.set_kind(perlin::fractal_kind::eroded).set_octaves(4).set_frequency(0.6).set_erosion(0.7);
+    for (std::size_t dims = 1; dims <= 4; ++dims) {
+      for (double t = 0.13; t < 5; t += 0.53) {
+        const double p[4] = {t, 1.3 * t + 0.21, 0.43 - t, 0.7 * t - 1.1};
+        for (const bool improved : {true, false}) {
+          const perlin::field fld = improved ? perlin::field(n, f) : perlin::field(v, f);
+          double g[4];
+          const double val = fld.eval<double>(std::span<const double>(p, dims), {g, dims});
+          EXPECT_EQ(val, fld.eval<double>(std::span<const double>(p, dims)));
+          const double h = 1e-6;
+          for (std::size_t k = 0; k < dims; ++k) {
+            double a[4] = {p[0], p[1], p[2], p[3]}, b[4] = {p[0], p[1], p[2], p[3]};
+            a[k] -= h;
+            b[k] += h;
+            const double num = (fld.eval<double>(std::span<const double>(b, dims)) -
+                                fld.eval<double>(std::span<const double>(a, dims))) /
+                               (2 * h);
+            EXPECT_NEAR(g[k], num, 1e-5)
+                << "dims " << dims << " t=" << t << " k=" << k
+                << (improved ? " improved" : " value") << perlin::to_string(interp);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Fractal, DecorrelationMovesOctavesOffTheLattice) {
   const perlin::improved_noise n;
   perlin::fractal f;
@@ -70,8 +157,9 @@ TEST(Fractal, TilesWithIntegerLacunarity) {
   n.lattice().set_period_all(5);
   perlin::value_noise v(9);
   v.lattice().set_period_all(5);
-  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
-                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+  for (const auto kind :
+       {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence, perlin::fractal_kind::ridged,
+        perlin::fractal_kind::billow, perlin::fractal_kind::eroded}) {
     perlin::fractal f;
     f.set_kind(kind).set_octaves(6).set_frequency(0.25).set_lacunarity(3).set_decorrelate(true);
     // The field repeats every P / frequency = 20 units.
@@ -85,8 +173,9 @@ TEST(Fractal, TilesWithIntegerLacunarity) {
 TEST(Fractal, DerivativesMatchCentralDifferences) {
   const perlin::improved_noise n(21);
   const perlin::value_noise v(21, perlin::interpolation::quintic);
-  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
-                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+  for (const auto kind :
+       {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence, perlin::fractal_kind::ridged,
+        perlin::fractal_kind::billow, perlin::fractal_kind::eroded}) {
     perlin::fractal f;
     f.set_kind(kind).set_octaves(4).set_frequency(0.7).set_normalize(true);
     for (double t = 0.05; t < 6; t += 0.37) {
@@ -108,7 +197,10 @@ TEST(Fractal, DerivativesMatchCentralDifferences) {
         // fBm is smooth: 1e-6 (its octaves reach frequency 5.6, whose third derivatives are
         // 175 times the base noise's). |n| and clamp have kinks, where central differences
         // straddle them; away from them the analytic gradient is exact: 1e-4.
-        const double tol = kind == perlin::fractal_kind::fbm ? 1e-6 : 1e-4;
+        // Eroded is smooth too, but its damping adds the octaves' second derivatives: 1e-5.
+        const double tol = kind == perlin::fractal_kind::fbm      ? 1e-6
+                           : kind == perlin::fractal_kind::eroded ? 1e-5
+                                                                  : 1e-4;
         EXPECT_NEAR(g[k], num, tol) << perlin::to_string(kind) << " t=" << t << " k=" << k;
         EXPECT_NEAR(gv[k], numv, tol) << perlin::to_string(kind) << " t=" << t << " k=" << k;
       }
@@ -118,8 +210,9 @@ TEST(Fractal, DerivativesMatchCentralDifferences) {
 
 TEST(Fractal, BoundsHoldOnSamples) {
   const perlin::improved_noise n(4);
-  for (const auto kind : {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence,
-                          perlin::fractal_kind::ridged, perlin::fractal_kind::billow}) {
+  for (const auto kind :
+       {perlin::fractal_kind::fbm, perlin::fractal_kind::turbulence, perlin::fractal_kind::ridged,
+        perlin::fractal_kind::billow, perlin::fractal_kind::eroded}) {
     perlin::field fld(n, perlin::fractal().set_kind(kind).set_octaves(5));
     const auto [lo, hi] = fld.range(2);
     for (double x = -20; x < 20; x += 0.173) {

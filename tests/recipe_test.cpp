@@ -71,7 +71,7 @@ TEST(OptionTable, OneParserPerTypeForEveryFront) {
   EXPECT_EQ(message_of("normalize", "1"), "accepted true");
   EXPECT_EQ(message_of("normalize", "yes"), "normalize: 'yes' is not 1, 0, true or false");
   EXPECT_EQ(message_of("fractal", "pink"),
-            "fractal: unknown value 'pink' (valid: none, fbm, turbulence, ridged, billow)");
+            "fractal: unknown value 'pink' (valid: none, fbm, turbulence, ridged, billow, eroded)");
   EXPECT_EQ(message_of("period", "+16,8"), "accepted 16,8");
   EXPECT_EQ(message_of("period", "16,,8"), "period: '16,,8' has an empty item");
   EXPECT_EQ(message_of("period", "0"), "period: must be 1 to 2147483647, got 0");

@@ -23,7 +23,7 @@ struct field_spec {
   /// Tiling periods in lattice cells, 1 to 2^31-1: empty for none, one value for every axis, or
   /// one per axis (up to 4).
   std::vector<std::int64_t> period;
-  std::string fractal = "none";  ///< none | fbm | turbulence | ridged | billow
+  std::string fractal = "none";  ///< none | fbm | turbulence | ridged | billow | eroded
   int octaves = 1;
   double frequency = 1.0;
   double lacunarity = 2.0;
@@ -32,6 +32,7 @@ struct field_spec {
   bool decorrelate = false;
   double ridged_offset = 1.0;              ///< ridged: s_i = (offset - |n_i|)^2 w_i
   double ridged_gain = 2.0;                ///< ridged: w_{i+1} = clamp(gain s_i, 0, 1)
+  double erosion = 1.0;                    ///< eroded: a_i n_i / (1 + erosion |G_i|^2)
   std::string plane = "aligned";           ///< aligned | rotated (no streaks in 2-D; field.hpp)
   std::string warp = "none";               ///< none | basic | progressive | independent (warp.hpp)
   double warp_amplitude = 1.0;             ///< in cells of the field's first octave

@@ -1,4 +1,5 @@
-// Fractal sums of octaves over any base noise: fBm, turbulence, ridged multifractal, billow.
+// Fractal sums of octaves over any base noise: fBm, turbulence, ridged multifractal, billow,
+// eroded fBm.
 #pragma once
 
 #include <cstdint>
@@ -21,10 +22,14 @@ enum class fractal_kind {
   ridged,      ///< Musgrave's ridged multifractal: sum a_i s_i, s_i = (offset - |n_i|)^2 w_i,
                ///< w_0 = 1, w_{i+1} = clamp(gain s_i, 0, 1) (offset 1 and gain 2 by default)
   billow,      ///< sum a_i (2 |n_i| - 1)
+  eroded,      ///< derivative-damped fBm (Inigo Quilez): sum a_i n_i / (1 + k |G_i|^2), with G_i
+               ///< = sum_{j <= i} grad n_j (each octave's gradient in its own lattice units) and
+               ///< k the erosion (1 by default): slopes damp the finer octaves (docs/noise.md)
 };
 
 [[nodiscard]] std::string_view to_string(fractal_kind k) noexcept;
-/// Parses "none", "fbm", "turbulence", "ridged", "billow"; throws perlin::invalid_argument.
+/// Parses "none", "fbm", "turbulence", "ridged", "billow", "eroded"; throws
+/// perlin::invalid_argument.
 [[nodiscard]] fractal_kind parse_fractal_kind(std::string_view name);
 /// Every name, in declaration order.
 [[nodiscard]] std::vector<std::string> fractal_kind_names();
@@ -35,6 +40,8 @@ inline constexpr int k_max_octaves = 32;
 /// The ridged fractal's largest offset and gain (fractal::set_ridged_offset, set_ridged_gain).
 inline constexpr double k_max_ridged_offset = 4;
 inline constexpr double k_max_ridged_gain = 16;
+/// The eroded fractal's largest erosion k (fractal::set_erosion).
+inline constexpr double k_max_erosion = 1000;
 
 /// The settings of a fractal sum; every setter validates its value and throws
 /// perlin::invalid_argument naming the parameter. Settings whose octaves overflow a double are
@@ -91,7 +98,11 @@ class fractal {
   /// (libnoise's gain).
   fractal& set_ridged_gain(double gain);
 
+  /// Eroded: the k in a_i n_i / (1 + k |G_i|^2), 0 (plain fBm) to k_max_erosion; default 1.
+  fractal& set_erosion(double k);
+
   [[nodiscard]] fractal_kind kind() const noexcept { return kind_; }
+  [[nodiscard]] double erosion() const noexcept { return erosion_; }
   [[nodiscard]] double ridged_offset() const noexcept { return ridged_offset_; }
   [[nodiscard]] double ridged_gain() const noexcept { return ridged_gain_; }
   [[nodiscard]] int octaves() const noexcept { return octaves_; }
@@ -157,6 +168,7 @@ class fractal {
   bool decorrelate_ = false;
   double ridged_offset_ = 1.0;
   double ridged_gain_ = 2.0;
+  double erosion_ = 1.0;
 };
 
 }  // namespace perlin

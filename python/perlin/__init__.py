@@ -71,7 +71,8 @@ class Field:
     Field(**options): every option of the option table (perlin.options(), docs/options.md),
     by keyword, `-` written `_`: seed=None, noise="improved", interp="quintic", period=None,
     fractal="none", octaves=1, frequency=1.0, lacunarity=2.0, persistence=0.5 (or gain=),
-    normalize=False, decorrelate=False, ridged_offset=1.0, ridged_gain=2.0, plane="aligned",
+    normalize=False, decorrelate=False, ridged_offset=1.0, ridged_gain=2.0, erosion=1.0,
+    plane="aligned",
     warp="none", warp_amplitude=1.0, warp_frequency=1.0, warp_octaves=3, warp_seed=None.
     An unknown keyword raises TypeError naming the closest option; options that change
     nothing with the others (octaves without a fractal) warn, as the CLI does.

@@ -83,12 +83,18 @@ struct improved_base {
   T operator()(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) const noexcept {
     return improved<D, T>(perm, w, q, dq);
   }
+  void hessian(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* h) const noexcept {
+    noise_hessian<D, T>(true, interpolation::quintic, perm, w, q, h);
+  }
 };
 template <int D, class T>
 struct value_base {
   interpolation interp;
   T operator()(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* dq) const {
     return value<D, T>(perm, w, interp, q, dq);
+  }
+  void hessian(const std::uint8_t* perm, const axis_wrap* w, const T* q, T* h) const noexcept {
+    noise_hessian<D, T>(false, interp, perm, w, q, h);
   }
 };
 

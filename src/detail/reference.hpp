@@ -12,6 +12,7 @@
 #error "perlin's exact paths cannot be compiled with -ffast-math (docs/exactness.md)"
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -164,6 +165,106 @@ T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const 
     weight_gradient<D>(c, s, ds, grad);
   }
   return reduce<D>(c, s);
+}
+
+/// sum_c v_c prod_k w_k(c), where axis k's weight is differentiated (once) when bit k of `mask`
+/// is set: +1 or -1 by the corner's bit, else t_k or 1 - t_k. The derivatives of the
+/// multilinear blend of corner values (its second derivative along one axis is 0).
+template <int D, class T>
+inline T weight_sum(const T* v, const T* t, unsigned mask) noexcept {
+  constexpr int n = 1 << D;
+  T sum = 0;
+  for (int c = 0; c < n; ++c) {
+    T w = 1;
+    for (int j = 0; j < D; ++j) {
+      const bool bit = ((c >> j) & 1) != 0;
+      if (((mask >> j) & 1) != 0) {
+        w *= bit ? T(1) : T(-1);
+      } else {
+        w *= bit ? t[j] : T(1) - t[j];
+      }
+    }
+    sum += w * v[c];
+  }
+  return sum;
+}
+
+/// The second derivative of an axis's blend weight: Ken Perlin's fade for improved noise, or the
+/// value-noise interpolation `kind`.
+template <class T>
+inline T blend_second_derivative(bool improved, interpolation kind, T t) noexcept {
+  constexpr T pi = T(3.14159265358979323846);
+  if (improved || kind == interpolation::quintic) return T(60) * t * (t - T(1)) * (T(2) * t - T(1));
+  switch (kind) {
+    case interpolation::linear:
+      return T(0);
+    case interpolation::cosine:
+      return T(0.5) * pi * pi * std::cos(pi * t);
+    case interpolation::cubic:
+    default:
+      return T(6) - T(12) * t;
+  }
+}
+
+/// The Hessian of improved (`improved`) or value noise at x[0..D-1], row-major D x D into
+/// `hess`: the second derivatives that the eroded fractal's analytic gradient needs (the value
+/// and first partials come from improved() and value(), whose bits they keep). NaN coordinates
+/// give NaN.
+template <int D, class T>
+void noise_hessian(bool improved, interpolation kind, const std::uint8_t* p, const axis_wrap* wrap,
+                   const T* x, T* hess) noexcept {
+  if (!all_finite<T, D>(x)) [[unlikely]] {
+    std::fill(hess, hess + D * D, std::numeric_limits<T>::quiet_NaN());
+    return;
+  }
+  constexpr int n = 1 << D;
+  axis_index idx[4] = {};
+  T f[D], w[D], dw[D], d2w[D];
+  for (int k = 0; k < D; ++k) {
+    idx[k] = split_axis(x[k], wrap[k], f[k]);
+    if (improved) {
+      w[k] = fade(f[k]);
+      dw[k] = dfade(f[k]);
+    } else {
+      w[k] = interp_weight(kind, f[k], &dw[k]);
+    }
+    d2w[k] = blend_second_derivative(improved, kind, f[k]);
+  }
+  std::uint32_t h[16];
+  hash_corners<D>(p, idx, h);
+  // v: the corner values (improved: the dot products; value: the hashed levels); g[k]: the
+  // corners' gradient components along k (improved only).
+  T v[n];
+  T g[D][n];
+  for (int c = 0; c < n; ++c) {
+    if (!improved) {
+      v[c] = T(h[c]) / T(127.5) - T(1);
+      continue;
+    }
+    T dot = 0;
+    for (int k = 0; k < D; ++k) {
+      g[k][c] = T(D == 4 ? k_grad4[h[c] & 31][k] : k_grad3[h[c] & 15][k]);
+      dot += g[k][c] * (((c >> k) & 1) ? f[k] - T(1) : f[k]);
+    }
+    v[c] = dot;
+  }
+  for (int k = 0; k < D; ++k) {
+    for (int l = k; l < D; ++l) {
+      T s = 0;
+      if (k == l) {
+        s = d2w[k] * weight_sum<D>(v, w, 1u << k);
+      } else {
+        s = dw[k] * dw[l] * weight_sum<D>(v, w, (1u << k) | (1u << l));
+      }
+      if (improved) {
+        // The corner gradients' own blend: d/dx_l of sum_c W_c g_ck, and the same with k, l
+        // swapped.
+        s += dw[l] * weight_sum<D>(g[k], w, 1u << l) + dw[k] * weight_sum<D>(g[l], w, 1u << k);
+      }
+      hess[k * D + l] = s;
+      hess[l * D + k] = s;
+    }
+  }
 }
 
 }  // namespace perlin::detail

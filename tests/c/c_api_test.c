@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
         CHECK(o.has_range && o.min == 1 && o.max == 32);
       }
       if (strcmp(o.name, "fractal") == 0)
-        CHECK(strcmp(o.choices, "none,fbm,turbulence,ridged,billow") == 0);
+        CHECK(strcmp(o.choices, "none,fbm,turbulence,ridged,billow,eroded") == 0);
     }
     CHECK(found);
     expect_error(perlin_option_info(perlin_option_count(), &o), PERLIN_E_SIZE, "index");
