@@ -173,13 +173,19 @@ TEST(CliOptions, OverflowingCoordinatesAreRefusedByOneRuleInEveryCommand) {
 }
 
 TEST(CliOptions, TheMemoryLimitCountsEveryCopy) {
-  // 23200^2 samples: 2.1 GB of values and 2.1 GB of .npy bytes exceed 4 GiB together (the values
-  // alone did not), refused before anything is allocated.
+  // 23200^2 samples: 2.1 GB of values, 1.1 GB of 16-bit pixels and as much PNG exceed 4 GiB
+  // together (the values alone did not), refused before anything is allocated.
   perlin_test::temp_dir d;
-  const auto npy =
-      run_perlin("render -q --size 23200x23200 -o " + q((d.path / "big.npy").string()));
-  EXPECT_EQ(npy.status, 2);
-  EXPECT_NE(npy.err.find("over the limit of 4294967296 bytes"), std::string::npos) << npy.err;
+  const auto png =
+      run_perlin("render -q --bits 16 --size 23200x23200 -o " + q((d.path / "big.png").string()));
+  EXPECT_EQ(png.status, 2);
+  EXPECT_NE(png.err.find("over the limit of 4294967296 bytes"), std::string::npos) << png.err;
+  // A .npy, RAW or TIFF is written band by band: only a band must fit, so one row of 2^31 - 1
+  // samples (17 GB with its copies) is refused, and a tall map is not.
+  const auto row =
+      run_perlin("render -q --size 2147483647x2 -o " + q((d.path / "row.npy").string()));
+  EXPECT_EQ(row.status, 2);
+  EXPECT_NE(row.err.find("for one band of rows, over the limit"), std::string::npos) << row.err;
   const auto exr = run_perlin("render -q --size 12000x12000 --colormap heat -o " +
                               q((d.path / "big.exr").string()));
   EXPECT_EQ(exr.status, 2);

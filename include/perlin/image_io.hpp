@@ -73,6 +73,9 @@ class apng_writer {
 void write_npy(const std::filesystem::path& path, std::span<const std::size_t> shape,
                std::span<const float> data);
 void write_npy(pending_file& file, std::span<const std::size_t> shape, std::span<const float> data);
+/// The header of a float32 .npy of that shape (the data follows it: the file is written as it is
+/// computed). Throws perlin::invalid_argument when the shape's size overflows.
+[[nodiscard]] std::vector<std::uint8_t> npy_header(std::span<const std::size_t> shape);
 /// The .npy file's bytes, in memory (what write_npy writes).
 [[nodiscard]] std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
                                                    std::span<const float> data);

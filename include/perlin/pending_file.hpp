@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -42,6 +43,13 @@ class pending_file {
 
   /// Appends `size` bytes (retrying short writes and EINTR).
   void write(const void* data, std::size_t size);
+  /// Whether write_at and read_at work: a regular file, not a device or FIFO written through.
+  [[nodiscard]] bool seekable() const noexcept { return !direct_; }
+  /// Writes `size` bytes at byte `offset` (the file grows as needed), for formats that go back
+  /// to fill in a header (TIFF); it does not move where write() appends.
+  void write_at(std::uint64_t offset, const void* data, std::size_t size);
+  /// Reads back up to `size` bytes at `offset`; returns the bytes read (fewer at the end).
+  [[nodiscard]] std::size_t read_at(std::uint64_t offset, void* data, std::size_t size);
   /// Flushes the data to disk. An unnamed file keeps its descriptor while the process holds
   /// fewer than half its descriptor limit in finished unnamed files; past that (the 600th frame
   /// under a limit of 1024) it is given its hidden name and closed, so any number of pending

@@ -58,8 +58,7 @@ void write_png(const std::filesystem::path& path, std::size_t width, std::size_t
   file.publish();
 }
 
-std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
-                                     std::span<const float> data) {
+std::vector<std::uint8_t> npy_header(std::span<const std::size_t> shape) {
   std::size_t n = 1;
   std::string dims;
   for (const std::size_t d : shape) {
@@ -73,7 +72,6 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
     dims.pop_back();  // "(5,)"
   else if (!dims.empty())
     dims.resize(dims.size() - 2);
-  if (n != data.size()) detail::throw_size("data", "does not match the shape");
   // NumPy format 1.0: magic, version, header length (uint16 LE), then a dict padded with spaces
   // and ending in '\n' so that the data starts at a multiple of 64 bytes.
   // Native byte order, said in the header: '<f4' little-endian, '>f4' big-endian.
@@ -89,14 +87,27 @@ std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
   prefix.push_back('\x00');
   prefix.push_back(static_cast<char>(header.size() & 0xFF));
   prefix.push_back(static_cast<char>(header.size() >> 8));
-  // One allocation and three copies (GCC 12 warns falsely, -Warray-bounds, on vector::insert here).
-  std::vector<std::uint8_t> out(prefix.size() + header.size() + data.size() * sizeof(float));
+  std::vector<std::uint8_t> out(prefix.size() + header.size());
   std::memcpy(out.data(), prefix.data(), prefix.size());
   std::memcpy(out.data() + prefix.size(), header.data(), header.size());
-  if (!data.empty()) {
-    std::memcpy(out.data() + prefix.size() + header.size(), data.data(),
-                data.size() * sizeof(float));
+  return out;
+}
+
+std::vector<std::uint8_t> encode_npy(std::span<const std::size_t> shape,
+                                     std::span<const float> data) {
+  std::size_t n = 1;
+  for (const std::size_t d : shape) {
+    if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) {
+      detail::throw_size("shape", "the number of elements overflows std::size_t");
+    }
+    n *= d;
   }
+  if (n != data.size()) detail::throw_size("data", "does not match the shape");
+  std::vector<std::uint8_t> out = npy_header(shape);
+  const std::size_t at = out.size();
+  // One allocation and one copy (GCC 12 warns falsely, -Warray-bounds, on vector::insert here).
+  out.resize(at + data.size() * sizeof(float));
+  if (!data.empty()) std::memcpy(out.data() + at, data.data(), data.size() * sizeof(float));
   return out;
 }
 

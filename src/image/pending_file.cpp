@@ -154,7 +154,7 @@ pending_file::pending_file(const std::filesystem::path& target) : target_(throug
     mode_ = 0666u & ~current_umask();
   }
 #ifdef O_TMPFILE
-  fd_ = ::open(folder_of(target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  fd_ = ::open(folder_of(target).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ >= 0) {
     unnamed_ = true;
     return;
@@ -232,6 +232,39 @@ void pending_file::write(const void* data, std::size_t size) {
     p += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+
+void pending_file::write_at(std::uint64_t offset, const void* data, std::size_t size) {
+  if (direct_) fail(target_, "a device or FIFO cannot be written at an offset");
+  if (fd_ < 0 || finished_) fail(target_, "write after the file was finished");
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_errno(target_, "write failed");
+    }
+    p += n;
+    offset += static_cast<std::uint64_t>(n);
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+std::size_t pending_file::read_at(std::uint64_t offset, void* data, std::size_t size) {
+  if (direct_) fail(target_, "a device or FIFO cannot be read back");
+  if (fd_ < 0 || finished_) fail(target_, "read after the file was finished");
+  auto* p = static_cast<char*>(data);
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd_, p + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_errno(target_, "read failed");
+    }
+    if (n == 0) break;  // end of file
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
 }
 
 void pending_file::finish() {

@@ -20,8 +20,9 @@ namespace {
 /// Frames are evaluated in bands of about 2^20 samples (so that the progress bar moves, and a
 /// band's values are still in cache when they are mapped to pixels): whole lines (rows, or
 /// slices of a volume) of `line_size` samples each.
-std::size_t band_lines(const render_plan& r, std::size_t line_size) {
-  return std::max<std::size_t>(1, r.band_samples / line_size);
+std::size_t band_lines(const render_plan& r, std::size_t line_size, std::size_t multiple = 1) {
+  const std::size_t lines = std::max<std::size_t>(1, r.band_samples / line_size);
+  return std::max(multiple, lines / multiple * multiple);
 }
 
 /// Lines [line, line + count) of `g` along `axis`; `first` keeps their coordinates those of g.
@@ -202,11 +203,12 @@ double done_fraction(const render_plan& r, std::size_t frame, std::size_t done, 
 /// then `use(offset, part, values, gradient)` takes them (offset: the band's first sample in g).
 template <class Values, class Use>
 void for_each_band(const render_plan& r, const perlin::grid& g, std::size_t axis, std::size_t frame,
-                   const std::function<void(double)>& progress, Values&& values_at, Use&& use) {
+                   const std::function<void(double)>& progress, Values&& values_at, Use&& use,
+                   std::size_t multiple = 1) {
   const std::size_t n = g.size();
   const std::size_t lines = g.count[axis];
   const std::size_t line_size = n / lines;
-  const std::size_t band = band_lines(r, line_size);
+  const std::size_t band = band_lines(r, line_size, multiple);
   const perlin::bulk_options o = band_options(r, n);
   std::vector<float> gradient;
   for (std::size_t line = 0; line < lines; line += band) {
@@ -275,6 +277,51 @@ frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v
 }
 
 bool pixels_by_bands(const render_plan& r) { return r.depth == 0 && !r.stretch; }
+
+std::size_t band_lines_of(const render_plan& r) {
+  const std::size_t line_size = r.depth > 0 ? r.width * r.height : r.width;
+  return band_lines(r, line_size, r.depth > 0 ? 1 : r.band_multiple);
+}
+
+void render_bands(const render_plan& r, std::size_t frame,
+                  const std::function<void(const frame_band&)>& use,
+                  const std::function<void(double)>& progress) {
+  const perlin::grid g = r.frame_grid(frame);
+  const std::size_t axis = r.depth > 0 ? 2 : 1;
+  const std::size_t plane = r.width * r.height;
+  frame_buffer<float> band_values;
+  frame_buffer<std::uint8_t> band_pixels;
+  for_each_band(
+      r, g, axis, frame, progress,
+      [&](std::size_t, std::size_t m) {
+        band_values.resize(m);
+        return std::span<float>(band_values.data(), m);
+      },
+      [&](std::size_t offset, const perlin::grid& part, std::span<float> values,
+          const std::vector<float>& gradient) {
+        const std::size_t m = values.size();
+        if (r.depth > 0) {  // whole slices: the formula on each
+          for (std::size_t s = 0; s < part.count[2]; ++s)
+            formula_rows(r, g, values.data() + s * plane, 0, r.height);
+        } else {
+          const std::size_t row = offset / r.width;
+          formula_rows(r, g, values.data(), row, row + part.count[1]);
+        }
+        frame_band band{.line = offset / (r.depth > 0 ? plane : r.width),
+                        .lines = part.count[axis],
+                        .values = values,
+                        .pixels = {}};
+        if (r.png) {
+          band_pixels.resize(m * pixel_bytes(r));
+          const float* gx = gradient.data();
+          map_pixels(r, r.lo, r.hi, values.data(), gx, r.with_gradient() ? gx + m : nullptr, m,
+                     band_pixels.data());
+          band.pixels = band_pixels;
+        }
+        use(band);
+      },
+      r.depth > 0 ? 1 : r.band_multiple);
+}
 
 frame_buffer<std::uint8_t> render_pixels(const render_plan& r, std::size_t frame, frame_values& v,
                                          const std::function<void(double)>& progress) {

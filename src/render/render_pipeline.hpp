@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -58,6 +59,24 @@ std::pair<double, double> value_bounds(const render_plan& r, const frame_values&
 /// Grey (8 or 16 bit, host-endian 16-bit samples) or colormapped (and shaded) RGB pixels of a
 /// 2-D frame, rows top to bottom.
 frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v);
+
+/// One band of a frame as render_bands gives it: lines [line, line + lines) along the frame's
+/// banding axis (rows of an image, slices of a volume), their values after the formula, and for
+/// a plan with pixels (r.png) their pixels.
+struct frame_band {
+  std::size_t line = 0, lines = 0;
+  std::span<const float> values;
+  std::span<const std::uint8_t> pixels;
+};
+/// Evaluates frame `frame` band by band and gives each band to `use`, holding one band only: the
+/// files written as they are computed (.npy, RAW, TIFF beyond memory). The bands of an image are
+/// a multiple of r.band_multiple rows (except the last); a volume's are whole slices. Needs
+/// fixed black and white (no --stretch).
+void render_bands(const render_plan& r, std::size_t frame,
+                  const std::function<void(const frame_band&)>& use,
+                  const std::function<void(double)>& progress = {});
+/// The lines (rows, or slices of a volume) of render_bands' bands but the last.
+[[nodiscard]] std::size_t band_lines_of(const render_plan& r);
 
 /// True when frame pixels can be made band by band: a 2-D image whose black and white are the
 /// plan's (no --stretch, which needs the whole frame's min and max first).

@@ -391,20 +391,79 @@ std::uint64_t bytes_per_sample(const render_plan& r) {
   return values + 8;
 }
 
+/// TIFF tiles and compression, GeoTIFF tags, and whether the file is written band by band.
+void resolve_file_layout(const render_options& o, render_plan& r) {
+  const bool tiff = r.format == file_format::tiff;
+  if (o.tiff_tiles) {
+    if (!tiff) throw usage_error("--tiff-tiles: tiles are a TIFF layout; write a .tif");
+    if (*o.tiff_tiles < 16 || *o.tiff_tiles > 65536 || *o.tiff_tiles % 16 != 0) {
+      throw usage_error(
+          "--tiff-tiles: a TIFF tile's side is a multiple of 16 from 16 to 65536, got " +
+          std::to_string(*o.tiff_tiles));
+    }
+    r.tiff_tile = static_cast<std::size_t>(*o.tiff_tiles);
+  }
+  if (tiff && o.was_given("compression")) r.tiff_deflate = o.compression;
+  if (tiff && r.depth > 65535) throw usage_error("--depth: a TIFF holds at most 65535 pages");
+  if (o.crs.empty()) {
+    if (!o.geo_origin.empty() || !o.geo_pixel_size.empty())
+      throw usage_error("--geo-origin and --geo-pixel-size need --crs EPSG:N");
+  } else {
+    if (!tiff) throw usage_error("--crs: georeferencing is written as GeoTIFF tags; write a .tif");
+    const std::string prefix = lower(o.crs.substr(0, 5));
+    std::size_t code = 0;
+    const char* end = o.crs.data() + o.crs.size();
+    const auto [ptr, ec] =
+        std::from_chars(o.crs.data() + std::min<std::size_t>(5, o.crs.size()), end, code);
+    if (prefix != "epsg:" || o.crs.size() <= 5 || ec != std::errc() || ptr != end || code < 1 ||
+        code > 65535) {
+      throw usage_error("--crs: '" + o.crs +
+                        "' is not EPSG:N with N from 1 to 65535 (such as EPSG:4326 or EPSG:32633)");
+    }
+    r.crs = o.crs;
+    if (!o.geo_origin.empty()) {
+      const auto v = parse_list(o.geo_origin, "--geo-origin", 2, 2);
+      r.geo_origin = {v[0], v[1]};
+    }
+    if (!o.geo_pixel_size.empty()) {
+      const auto v = parse_list(o.geo_pixel_size, "--geo-pixel-size", 2, 2);
+      if (!(v[0] > 0) || !(v[1] > 0))
+        throw usage_error("--geo-pixel-size: DX and DY are both > 0 (rows run south)");
+      r.geo_pixel = {v[0], v[1]};
+    }
+  }
+  r.streamed = !r.to_stdout && !r.stretch && !o.animated &&
+               (r.format == file_format::npy || r.format == file_format::raw16 || tiff);
+  r.band_multiple = r.depth == 0 && r.tiff_tile > 0 ? r.tiff_tile : 1;
+}
+
 void check_memory(const render_plan& r) {
   const std::uint64_t per_sample = bytes_per_sample(r);
-  auto bytes = mul(r.width, r.height);
-  if (bytes) bytes = mul(*bytes, std::max<std::uint64_t>(1, r.depth));
+  // A streamed file holds one band: its lines (rows, or slices of a volume) of samples.
+  std::optional<std::uint64_t> bytes;
+  if (r.streamed) {
+    const std::uint64_t line = r.depth > 0 ? std::uint64_t{r.width} * r.height : r.width;
+    const std::uint64_t lines =
+        std::max<std::uint64_t>(r.band_multiple, std::max<std::uint64_t>(1, r.band_samples / line));
+    bytes = mul(line, std::min<std::uint64_t>(lines, r.depth > 0 ? r.depth : r.height));
+  } else {
+    bytes = mul(r.width, r.height);
+    if (bytes) bytes = mul(*bytes, std::max<std::uint64_t>(1, r.depth));
+  }
   if (bytes) bytes = mul(*bytes, per_sample);
   if (!bytes || *bytes > k_memory_limit) {
-    const double need = static_cast<double>(r.width) * static_cast<double>(r.height) *
-                        std::max(1.0, static_cast<double>(r.depth)) *
-                        static_cast<double>(per_sample);
+    const double need = r.streamed ? static_cast<double>(r.width) *
+                                         static_cast<double>(std::max<std::size_t>(
+                                             r.band_multiple, r.depth > 0 ? r.height : 1)) *
+                                         static_cast<double>(per_sample)
+                                   : static_cast<double>(r.width) * static_cast<double>(r.height) *
+                                         std::max(1.0, static_cast<double>(r.depth)) *
+                                         static_cast<double>(per_sample);
     char text[64];
     std::snprintf(text, sizeof text, "%.0f", need);
     throw usage_error(std::string("--size: the render would need ") + text +
-                      " bytes of memory, over the limit of " + std::to_string(k_memory_limit) +
-                      " bytes (4 GiB)");
+                      (r.streamed ? " bytes of memory for one band of rows" : " bytes of memory") +
+                      ", over the limit of " + std::to_string(k_memory_limit) + " bytes (4 GiB)");
   }
 }
 
@@ -472,13 +531,14 @@ render_plan resolve(render_options o) {
   }
   check_coordinates(r);
   resolve_range(o, r);
+  resolve_file_layout(o, r);
   check_memory(r);
   check_unused(o, r, r.warnings);
   if (o.compression < 0 || o.compression > 9) {
     throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
   }
-  if (!r.png && o.was_given("compression"))
-    r.warnings.push_back("--compression has no effect on .npy");
+  if (o.was_given("compression") && r.format != file_format::png && r.format != file_format::tiff)
+    r.warnings.push_back("--compression has no effect on .npy, RAW or EXR files");
   r.compression = o.compression;
   if (o.animated) {
     if (r.frames == 0) throw usage_error("--animated needs --frames N");

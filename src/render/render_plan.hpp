@@ -59,11 +59,14 @@ struct render_options {
   bool invert = false;
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
-  std::string tiles;                   // CxR: engine tiles that share their edges
-  std::string projection;              // equirect: the field on a sphere (a planet's texture)
-  std::optional<double> radius;        // with projection: the sphere's radius in noise units
-  std::string normals = "none";        // opengl | directx: a normal map instead of the height
-  std::optional<double> height_scale;  // with normals: world height per unit of noise (1)
+  std::string tiles;                       // CxR: engine tiles that share their edges
+  std::string projection;                  // equirect: the field on a sphere (a planet's texture)
+  std::optional<double> radius;            // with projection: the sphere's radius in noise units
+  std::string normals = "none";            // opengl | directx: a normal map instead of the height
+  std::optional<double> height_scale;      // with normals: world height per unit of noise (1)
+  std::string crs;                         // EPSG:N: a GeoTIFF
+  std::string geo_origin, geo_pixel_size;  // X,Y and DX,DY in the CRS's units
+  std::optional<std::int64_t> tiff_tiles;  // a tiled TIFF of this side
 
   [[nodiscard]] bool was_given(std::string_view name) const;
 };
@@ -138,6 +141,20 @@ struct render_plan {
   /// (i (width - 1), j (height - 1)) of the whole map; 0 when there are none.
   std::size_t tiles_x = 0, tiles_y = 0;
   unsigned fps = 24;
+  /// TIFF layout: tiles of this side (0: strips) and the deflate level (0: none, from
+  /// --compression when it is given).
+  std::size_t tiff_tile = 0;
+  int tiff_deflate = 0;
+  /// GeoTIFF: the CRS as given (EPSG:N; looked up in PROJ's database by the CLI before it
+  /// writes), the top-left corner of the whole map's pixel (0, 0) and the pixel size, in the
+  /// CRS's units. Empty crs: not georeferenced.
+  std::string crs;
+  std::array<double, 2> geo_origin{0, 0}, geo_pixel{1, 1};
+  /// The file is written as it is computed, band by band (render_bands): .npy, RAW and TIFF
+  /// with fixed black and white, to a file. Its memory is then a band's, whatever the size.
+  bool streamed = false;
+  /// The rows of a streamed image's bands are a multiple of this (a tiled TIFF's tile side).
+  std::size_t band_multiple = 1;
   /// Samples per band: a frame is evaluated (and the progress callback called) band by band.
   /// The server makes them small, so that its time budget is checked often.
   std::size_t band_samples = std::size_t{1} << 20;

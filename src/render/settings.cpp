@@ -84,6 +84,17 @@ const std::vector<render_setting>& render_settings() {
        "(green down), RGB PNG of --bits 8 or 16, from the analytic gradient (docs/render.md)"},
       {"height-scale", false,
        "With --normals: world height per unit of noise, in noise units (default 1)"},
+      {"tiff-tiles", false,
+       "A tiled TIFF of N x N tiles (N a multiple of 16, such as 256 or 512) instead of strips"},
+      {"crs", false,
+       "EPSG:N: a GeoTIFF in that coordinate reference system (such as EPSG:4326 or "
+       "EPSG:32633), checked in PROJ's database; .tif only"},
+      {"geo-origin", false,
+       "With --crs: X,Y of the top-left corner of the whole map's pixel (0, 0), in the CRS's "
+       "units (default 0,0)"},
+      {"geo-pixel-size", false,
+       "With --crs: DX,DY, a pixel's width and height in the CRS's units, both > 0; rows run "
+       "south (default 1,1)"},
   };
   return table;
 }
@@ -173,6 +184,14 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
     } else if (n == "height-scale") {
       o.height_scale = d::parse_number(n, value);
       if (!(*o.height_scale > 0)) perlin::detail::throw_invalid(n, "must be > 0");
+    } else if (n == "tiff-tiles") {
+      o.tiff_tiles = integer();
+    } else if (n == "crs") {
+      o.crs = v;
+    } else if (n == "geo-origin") {
+      o.geo_origin = v;
+    } else if (n == "geo-pixel-size") {
+      o.geo_pixel_size = v;
     } else if (n == "fps") {
       const auto f = integer();
       if (f < 1 || f > 1000)

@@ -13,6 +13,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,7 @@
 #include "perlin/image_io.hpp"
 #include "perlin/range.hpp"
 #include "perlin/targets.hpp"
+#include "perlin/tiff_writer.hpp"
 #include "progress.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
@@ -102,6 +106,76 @@ std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, fr
   return encode_frame(r, v);
 }
 
+/// Evaluates frame `frame` band by band into `file` (.npy, RAW or TIFF), holding one band only.
+/// `system`: the GeoTIFF's CRS (looked up before the render started), or null.
+void stream_frame(const render_plan& r, std::size_t frame, perlin::pending_file& file,
+                  const perlin::crs* system, const std::function<void(double)>& progress) {
+  std::vector<std::uint16_t> samples;  // 16-bit pixels as samples
+  const auto grey16 = [&](const frame_band& b) {
+    samples.resize(b.pixels.size() / 2);
+    std::memcpy(samples.data(), b.pixels.data(), b.pixels.size());
+    return std::span<const std::uint16_t>(samples);
+  };
+  switch (r.format) {
+    case file_format::npy: {
+      std::vector<std::size_t> shape;
+      if (r.depth > 0) shape.push_back(r.depth);
+      shape.push_back(r.height);
+      shape.push_back(r.width);
+      const auto header = perlin::npy_header(shape);
+      file.write(header.data(), header.size());
+      render_bands(
+          r, frame,
+          [&](const frame_band& b) { file.write(b.values.data(), b.values.size_bytes()); },
+          progress);
+      return;
+    }
+    case file_format::raw16:
+      render_bands(
+          r, frame,
+          [&](const frame_band& b) {
+            const auto bytes = perlin::encode_raw16(r.width, b.lines, grey16(b));
+            file.write(bytes.data(), bytes.size());
+          },
+          progress);
+      return;
+    case file_format::tiff: {
+      perlin::tiff_layout layout;
+      layout.width = r.width;
+      layout.height = r.height;
+      layout.pages = std::max<std::size_t>(1, r.depth);
+      layout.float32 = !r.png;
+      layout.tile = r.tiff_tile;
+      layout.deflate = r.tiff_deflate;
+      if (system != nullptr) {
+        // The tile's (or crop's) own corner: the whole map's pixel (first[0], first[1]).
+        const perlin::grid g = r.frame_grid(frame);
+        layout.geo = perlin::geo_reference{
+            .system = *system,
+            .origin_x = r.geo_origin[0] + static_cast<double>(g.first[0]) * r.geo_pixel[0],
+            .origin_y = r.geo_origin[1] - static_cast<double>(g.first[1]) * r.geo_pixel[1],
+            .pixel_x = r.geo_pixel[0],
+            .pixel_y = r.geo_pixel[1]};
+      }
+      perlin::tiff_writer writer(file, layout);
+      render_bands(
+          r, frame,
+          [&](const frame_band& b) {
+            if (r.png) {
+              writer.write_rows(grey16(b));
+            } else {
+              writer.write_rows(b.values);
+            }
+          },
+          progress);
+      writer.finish();
+      return;
+    }
+    default:
+      throw std::logic_error("stream_frame: not a streamed format");
+  }
+}
+
 /// What `perlin render` was given: the typed options, the field flags and the render settings
 /// as text (applied by set_render_setting, the table's parsers, when the command runs).
 struct render_command {
@@ -133,8 +207,16 @@ int run_render(const render_command& c, CLI::App* cmd) {
     }
     return 0;
   }
-  // The output folder must accept files before the work starts.
+  // The output folder must accept files, and the CRS must exist, before the work starts.
   perlin::check_writable(r.frame_path(0));
+  std::optional<perlin::crs> system;
+  if (!r.crs.empty()) {
+    try {
+      system = perlin::parse_crs(r.crs, "--crs");
+    } catch (const perlin::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  }
   // Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
   // .npy is mostly writing).
   const double frames = static_cast<double>(r.files());
@@ -165,6 +247,15 @@ int run_render(const render_command& c, CLI::App* cmd) {
   }
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
     const double base = static_cast<double>(frame) / frames;
+    if (r.streamed) {
+      files.emplace_back(r.frame_path(frame));
+      stream_frame(r, frame, files.back(), system ? &*system : nullptr, [&](double f) {
+        bar.update(base + (f * frames - static_cast<double>(frame)) * 0.95 / frames, "evaluating");
+      });
+      bar.update(base + 0.95 / frames, "writing");
+      files.back().finish();
+      continue;
+    }
     const auto bytes = frame_file(
         r, frame, v,
         [&](double f) {
