@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <tiffio.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -144,6 +145,42 @@ TEST(CliFormats, ExrHoldsTheValuesOrTheColours) {
     for (std::size_t i = 0; i < rgb.size(); ++i)
       ASSERT_FLOAT_EQ(rgb[i] * 255.0f, float(png.data[i])) << i;
   }
+}
+
+TEST(CliFormats, ExrNormalMapsHoldTheUnitNormalsOfThePngs) {
+  // A float EXR normal map: R, G, B the unit normal in [-1, 1] (G up for OpenGL), the 16-bit
+  // PNG's normals before they are mapped to [0, 65535].
+  const temp_dir d;
+  const std::string args = " --preset terrain --size 41x19 --normals opengl --height-scale 0.6";
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "n.exr") + args).status, 0);
+  ASSERT_EQ(run_perlin("render -q -o " + q(d.path / "n.png") + args + " --bits 16").status, 0);
+  Imf::InputFile in((d.path / "n.exr").c_str());
+  std::vector<float> rgb(41 * 19 * 3);
+  Imf::FrameBuffer fb;
+  const char* names[3] = {"R", "G", "B"};
+  for (int c = 0; c < 3; ++c) {
+    fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(rgb.data() + c),
+                                   3 * sizeof(float), 3 * sizeof(float) * 41));
+  }
+  in.setFrameBuffer(fb);
+  in.readPixels(0, 18);
+  const auto png = perlin::read_png(d.path / "n.png");
+  ASSERT_EQ(png.bit_depth, 16);
+  double tilted = 0;
+  for (std::size_t i = 0; i < 41 * 19; ++i) {
+    const double len =
+        std::sqrt(double(rgb[3 * i]) * rgb[3 * i] + double(rgb[3 * i + 1]) * rgb[3 * i + 1] +
+                  double(rgb[3 * i + 2]) * rgb[3 * i + 2]);
+    ASSERT_NEAR(len, 1.0, 1e-6) << i;
+    ASSERT_GT(rgb[3 * i + 2], 0.0f) << i;
+    tilted = std::max(tilted, 1.0 - double(rgb[3 * i + 2]));
+    for (std::size_t k = 0; k < 3; ++k) {
+      std::uint16_t v;
+      std::memcpy(&v, png.data.data() + 2 * (3 * i + k), 2);
+      ASSERT_NEAR((double(rgb[3 * i + k]) + 1) / 2 * 65535, double(v), 0.51) << i << " " << k;
+    }
+  }
+  EXPECT_GT(tilted, 0.05);  // the terrain has slopes
 }
 
 TEST(CliFormats, WhatAFormatCannotHoldIsRefused) {

@@ -2,6 +2,7 @@
 #include "render_pipeline.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -45,44 +46,113 @@ perlin::bulk_options band_options(const render_plan& r, std::size_t frame_sample
   return o;
 }
 
-/// Evaluates the band `part` into `out`; for a relief also its gradient, planar in `gradient`
-/// (plane k: the partial along axis k; resized to the band).
-/// The equirectangular projection (docs/render.md): pixel (i, j) of W x H samples the 3-D field
-/// at origin + R (cos phi cos lambda, cos phi sin lambda, sin phi), lambda = -pi + 2 pi (i + 0.5)
-/// / W, phi = pi/2 - pi (j + 0.5) / H. With a gradient (a shaded relief), the surface gradient
-/// along the image's axes: east e = (-sin lambda, cos lambda, 0) for x and south -n, n =
-/// (-sin phi cos lambda, -sin phi sin lambda, cos phi), for y (rows run down).
-void evaluate_sphere(const render_plan& r, const perlin::grid& part, std::span<float> out,
-                     std::vector<float>& gradient, const perlin::bulk_options& o) {
+/// A cube face's pixel direction (docs/render.md): OpenGL's cube-map faces, file k = 0..5 for
+/// +x, -x, +y, -y, +z, -z, with u = 2 (i + 0.5) / W - 1 across and v = 2 (j + 0.5) / W - 1 down:
+/// +x (1, -v, -u), -x (-1, -v, u), +y (u, 1, v), -y (u, -1, -v), +z (u, -v, 1), -z (-u, -v, -1).
+/// `du` and `dv` receive the direction's derivatives along u and v (constant on a face).
+std::array<double, 3> face_direction(std::size_t face, double u, double v,
+                                     std::array<double, 3>& du, std::array<double, 3>& dv) {
+  switch (face) {
+    case 0:
+      du = {0, 0, -1}, dv = {0, -1, 0};
+      return {1, -v, -u};
+    case 1:
+      du = {0, 0, 1}, dv = {0, -1, 0};
+      return {-1, -v, u};
+    case 2:
+      du = {1, 0, 0}, dv = {0, 0, 1};
+      return {u, 1, v};
+    case 3:
+      du = {1, 0, 0}, dv = {0, 0, -1};
+      return {u, -1, -v};
+    case 4:
+      du = {1, 0, 0}, dv = {0, -1, 0};
+      return {u, -v, 1};
+    default:
+      du = {-1, 0, 0}, dv = {0, -1, 0};
+      return {-u, -v, -1};
+  }
+}
+
+/// The sphere's samples of band `part` of file `file`: their points, and the unit tangents along
+/// the image's x (columns) and y (rows, down) at each, for the surface gradient.
+struct sphere_band {
+  std::vector<float> xyz;      // planar x, y, z
+  std::vector<double> tx, ty;  // 3 per sample
+};
+
+sphere_band sphere_points(const render_plan& r, std::size_t file, const perlin::grid& part) {
   const std::size_t w = part.count[0], h = part.count[1], n = w * h;
-  std::vector<float> xyz(3 * n);
-  // The sines and cosines once per column (lambda) and per row (phi).
-  std::vector<double> sl(w), cl(w), sp(h), cp(h);
+  sphere_band b;
+  b.xyz.resize(3 * n);
+  const bool tangents = r.with_gradient();
+  if (tangents) {
+    b.tx.resize(3 * n);
+    b.ty.resize(3 * n);
+  }
   const double pi = std::numbers::pi;
-  for (std::size_t i = 0; i < w; ++i) {
-    const double lambda = -pi + 2 * pi * (static_cast<double>(part.first[0]) + double(i) + 0.5) /
-                                    static_cast<double>(r.width);
-    sl[i] = std::sin(lambda);
-    cl[i] = std::cos(lambda);
-  }
+  const auto put = [&](std::size_t k, const std::array<double, 3>& unit) {
+    for (std::size_t a = 0; a < 3; ++a)
+      b.xyz[a * n + k] = static_cast<float>(r.origin[a] + r.sphere_radius * unit[a]);
+  };
   for (std::size_t j = 0; j < h; ++j) {
-    const double phi = pi / 2 - pi * (static_cast<double>(part.first[1]) + double(j) + 0.5) /
-                                    static_cast<double>(r.height);
-    sp[j] = std::sin(phi);
-    cp[j] = std::cos(phi);
-  }
-  for (std::size_t j = 0; j < h; ++j) {
+    const double row = static_cast<double>(part.first[1]) + double(j) + 0.5;
     for (std::size_t i = 0; i < w; ++i) {
+      const double col = static_cast<double>(part.first[0]) + double(i) + 0.5;
       const std::size_t k = j * w + i;
-      xyz[k] = static_cast<float>(r.origin[0] + r.sphere_radius * cp[j] * cl[i]);
-      xyz[n + k] = static_cast<float>(r.origin[1] + r.sphere_radius * cp[j] * sl[i]);
-      xyz[2 * n + k] = static_cast<float>(r.origin[2] + r.sphere_radius * sp[j]);
+      if (!r.cubemap) {
+        const double lambda = -pi + 2 * pi * col / static_cast<double>(r.width);
+        const double phi = pi / 2 - pi * row / static_cast<double>(r.height);
+        const double sl = std::sin(lambda), cl = std::cos(lambda);
+        const double sp = std::sin(phi), cp = std::cos(phi);
+        put(k, {cp * cl, cp * sl, sp});
+        if (tangents) {  // east, and south = -north
+          const double e[3] = {-sl, cl, 0}, s[3] = {sp * cl, sp * sl, -cp};
+          for (std::size_t a = 0; a < 3; ++a) {
+            b.tx[3 * k + a] = e[a];
+            b.ty[3 * k + a] = s[a];
+          }
+        }
+        continue;
+      }
+      const double u = 2 * col / static_cast<double>(r.width) - 1;
+      const double v = 2 * row / static_cast<double>(r.height) - 1;
+      std::array<double, 3> du{}, dv{};
+      const auto d = face_direction(file, u, v, du, dv);
+      const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      put(k, {d[0] / len, d[1] / len, d[2] / len});
+      if (tangents) {
+        // The tangent along u (and v): du minus its part along the direction, normalised.
+        for (auto* t : {&du, &dv}) {
+          const double along = ((*t)[0] * d[0] + (*t)[1] * d[1] + (*t)[2] * d[2]) / (len * len);
+          double c[3], l2 = 0;
+          for (std::size_t a = 0; a < 3; ++a) {
+            c[a] = (*t)[a] - along * d[a];
+            l2 += c[a] * c[a];
+          }
+          double* into = t == &du ? &b.tx[3 * k] : &b.ty[3 * k];
+          for (std::size_t a = 0; a < 3; ++a) into[a] = c[a] / std::sqrt(l2);
+        }
+      }
     }
   }
+  return b;
+}
+
+/// The sphere projections (docs/render.md): the equirectangular texture, pixel (i, j) of W x H at
+/// origin + R (cos phi cos lambda, cos phi sin lambda, sin phi), lambda = -pi + 2 pi (i + 0.5) /
+/// W, phi = pi/2 - pi (j + 0.5) / H; or a cube face, at origin + R d / |d| (face_direction).
+/// With a gradient (a shaded relief, a normal map), the surface gradient along the image's axes:
+/// the 3-D gradient on the unit tangents along the columns and down the rows.
+void evaluate_sphere(const render_plan& r, std::size_t file, const perlin::grid& part,
+                     std::span<float> out, std::vector<float>& gradient,
+                     const perlin::bulk_options& o) {
+  const std::size_t n = part.count[0] * part.count[1];
+  const sphere_band b = sphere_points(r, file, part);
   perlin::point_set<float> p;
-  p.x = std::span<const float>(xyz.data(), n);
-  p.y = std::span<const float>(xyz.data() + n, n);
-  p.z = std::span<const float>(xyz.data() + 2 * n, n);
+  p.x = std::span<const float>(b.xyz.data(), n);
+  p.y = std::span<const float>(b.xyz.data() + n, n);
+  p.z = std::span<const float>(b.xyz.data() + 2 * n, n);
   if (!r.with_gradient()) {
     perlin::eval_points(r.field, p, out, o);
     return;
@@ -90,20 +160,23 @@ void evaluate_sphere(const render_plan& r, const perlin::grid& part, std::span<f
   std::vector<float> g3(3 * n);
   perlin::eval_points_deriv(r.field, p, out, g3, o);
   gradient.resize(2 * n);
-  for (std::size_t j = 0; j < h; ++j) {
-    for (std::size_t i = 0; i < w; ++i) {
-      const std::size_t k = j * w + i;
-      const double gx = g3[k], gy = g3[n + k], gz = g3[2 * n + k];
-      gradient[k] = static_cast<float>(-sl[i] * gx + cl[i] * gy);
-      gradient[n + k] =
-          static_cast<float>(-(-sp[j] * cl[i] * gx - sp[j] * sl[i] * gy + cp[j] * gz));
+  for (std::size_t k = 0; k < n; ++k) {
+    double gx = 0, gy = 0;
+    for (std::size_t a = 0; a < 3; ++a) {
+      gx += b.tx[3 * k + a] * double(g3[a * n + k]);
+      gy += b.ty[3 * k + a] * double(g3[a * n + k]);
     }
+    gradient[k] = static_cast<float>(gx);
+    gradient[n + k] = static_cast<float>(gy);
   }
 }
 
-void evaluate_band(const render_plan& r, const perlin::grid& part, std::span<float> out,
-                   std::vector<float>& gradient, const perlin::bulk_options& o) {
-  if (r.sphere_radius > 0) return evaluate_sphere(r, part, out, gradient, o);
+/// Evaluates the band `part` of file `file` into `out`; for a relief also its gradient, planar in
+/// `gradient` (plane k: the partial along axis k; resized to the band).
+void evaluate_band(const render_plan& r, std::size_t file, const perlin::grid& part,
+                   std::span<float> out, std::vector<float>& gradient,
+                   const perlin::bulk_options& o) {
+  if (r.sphere_radius > 0) return evaluate_sphere(r, file, part, out, gradient, o);
   if (r.with_gradient()) {
     gradient.resize(part.dims * out.size());
     perlin::fill_grid_deriv(r.field, part, out, gradient, o);
@@ -137,16 +210,25 @@ std::size_t pixel_bytes(const render_plan& r) {
 /// image's rows run down (y grows), so the green channel's axis, up in the image, is -y for
 /// OpenGL (sign +1: green = s df/dy / |n|) and +y for DirectX (sign -1). Each component c in
 /// [-1, 1] is stored as round((c + 1) / 2 x 255) or x 65535.
+/// The unit normal of one pixel (map_normals' formula), components in [-1, 1]; a NaN slope
+/// gives the flat normal (0, 0, 1).
+std::array<double, 3> unit_normal(const render_plan& r, float gx, float gy) {
+  const double s = r.height_scale;
+  const double c[3] = {-s * double(gx), double(r.normals) * s * double(gy), 1.0};
+  const double len = std::sqrt(c[0] * c[0] + c[1] * c[1] + 1.0);
+  if (!std::isfinite(len)) return {0, 0, 1};
+  return {c[0] / len, c[1] / len, c[2] / len};
+}
+
 void map_normals(const render_plan& r, const float* gx, const float* gy, std::size_t n,
                  std::uint8_t* out) {
   const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
-  const double s = r.height_scale, scale = r.bits == 16 ? 65535.0 : 255.0;
+  const double scale = r.bits == 16 ? 65535.0 : 255.0;
   perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      double c[3] = {-s * double(gx[i]), double(r.normals) * s * double(gy[i]), 1.0};
-      const double len = std::sqrt(c[0] * c[0] + c[1] * c[1] + 1.0);
+      const auto c = unit_normal(r, gx[i], gy[i]);
       for (std::size_t k = 0; k < 3; ++k) {
-        const double t = std::isfinite(len) ? (c[k] / len + 1.0) / 2.0 : 0.5;  // NaN: flat
+        const double t = (c[k] + 1.0) / 2.0;
         const auto q = static_cast<std::uint16_t>(round_half_away(std::clamp(t, 0.0, 1.0) * scale));
         if (r.bits == 16) {
           std::memcpy(out + 6 * i + 2 * k, &q, 2);
@@ -215,7 +297,7 @@ void for_each_band(const render_plan& r, const perlin::grid& g, std::size_t axis
     const perlin::grid part = band_of(g, axis, line, std::min(band, lines - line));
     const std::size_t offset = line * line_size;
     const std::span<float> values = values_at(offset, part.count[axis] * line_size);
-    evaluate_band(r, part, values, gradient, o);
+    evaluate_band(r, frame, part, values, gradient, o);
     use(offset, part, values, gradient);
     if (progress) progress(done_fraction(r, frame, line + part.count[axis], lines));
   }
@@ -274,6 +356,17 @@ frame_buffer<std::uint8_t> to_pixels(const render_plan& r, const frame_values& v
   const float* g = v.gradient.data();
   map_pixels(r, lo, hi, v.values.data(), g, r.with_gradient() ? g + n : nullptr, n, pixels.data());
   return pixels;
+}
+
+frame_buffer<float> to_normals(const render_plan& r, const frame_values& v) {
+  const std::size_t n = v.values.size();
+  frame_buffer<float> out(3 * n);
+  const float* g = v.gradient.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = unit_normal(r, g[i], g[n + i]);
+    for (std::size_t k = 0; k < 3; ++k) out[3 * i + k] = static_cast<float>(c[k]);
+  }
+  return out;
 }
 
 bool pixels_by_bands(const render_plan& r) { return r.depth == 0 && !r.stretch; }

@@ -78,6 +78,10 @@ void render_bands(const render_plan& r, std::size_t frame,
 /// The lines (rows, or slices of a volume) of render_bands' bands but the last.
 [[nodiscard]] std::size_t band_lines_of(const render_plan& r);
 
+/// A normal map's unit normals as floats (an EXR's R, G, B: x, then y up for OpenGL or down
+/// for DirectX, then z; each in [-1, 1], the PNG's before they are mapped to [0, 1]).
+frame_buffer<float> to_normals(const render_plan& r, const frame_values& v);
+
 /// True when frame pixels can be made band by band: a 2-D image whose black and white are the
 /// plan's (no --stretch, which needs the whole frame's min and max first).
 bool pixels_by_bands(const render_plan& r);

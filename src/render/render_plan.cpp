@@ -195,8 +195,10 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
   if (o.normals != "none") {
-    if (r.format != file_format::png)
-      throw usage_error("--normals: a normal map is written as PNG (RGB, --bits 8 or 16)");
+    if (r.format != file_format::png && r.format != file_format::exr) {
+      throw usage_error(
+          "--normals: a normal map is written as PNG (RGB, --bits 8 or 16) or EXR (float RGB)");
+    }
     if (o.colormap) throw usage_error("--normals and --colormap are alternatives");
     if (r.f != formula::plain) {
       throw usage_error(
@@ -386,7 +388,7 @@ std::uint64_t bytes_per_sample(const render_plan& r) {
       return r.png ? values + 3 * pixel_bytes : values + 4;
     case file_format::exr:
       // RGB as floats, the file (24 bytes a pixel, twice), or the values' copies.
-      return r.cmap != nullptr ? values + 27 : values + 4;
+      return r.cmap != nullptr || r.normals != 0 ? values + 27 : values + 4;
   }
   return values + 8;
 }
@@ -516,18 +518,29 @@ render_plan resolve(render_options o) {
   r.field = perlin::make_field(r.spec);
   resolve_placement(o, r);
   if (!o.projection.empty()) {
-    if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0 || r.normals != 0) {
+    if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0) {
       throw usage_error(
-          "--projection: a planet is one 2-D texture; --frames, --depth, --tiles and --normals "
-          "cannot be combined with it");
+          "--projection: a planet is a 2-D texture; --frames, --depth and --tiles cannot be "
+          "combined with it");
     }
     if (!o.offset.empty()) throw usage_error("--projection: --offset crops the plane only");
+    r.cubemap = o.projection == "cubemap";
+    if (r.cubemap) {
+      if (r.width != r.height)
+        throw usage_error("--projection cubemap: the faces are square; give --size NxN");
+      if (o.output.find("{face}") == std::string::npos || r.to_stdout) {
+        throw usage_error(
+            "--projection cubemap: the output names each face with {face}, as in -o "
+            "'planet_{face}.png'");
+      }
+    }
+    const double w = static_cast<double>(r.width) * r.step[0];
     r.sphere_radius =
-        o.radius.value_or(static_cast<double>(r.width) * r.step[0] / (2 * std::numbers::pi));
+        o.radius.value_or(r.cubemap ? 2 * w / std::numbers::pi : w / (2 * std::numbers::pi));
     if (!std::isfinite(r.sphere_radius)) throw usage_error("--radius: must be finite");
     r.dims = 3;
   } else if (o.radius) {
-    throw usage_error("--radius needs --projection equirect");
+    throw usage_error("--radius needs --projection equirect or cubemap");
   }
   check_coordinates(r);
   resolve_range(o, r);
@@ -587,6 +600,13 @@ perlin::grid render_plan::frame_grid(std::size_t frame) const {
 }
 
 std::string render_plan::frame_path(std::size_t frame) const {
+  if (cubemap) {
+    static constexpr const char* names[6] = {"px", "nx", "py", "ny", "pz", "nz"};
+    std::string out = output;
+    for (std::size_t at = out.find("{face}"); at != std::string::npos; at = out.find("{face}", at))
+      out.replace(at, 6, names[frame]);
+    return out;
+  }
   if (tiles_x > 0) {
     std::string out = output;
     const auto put = [&](const std::string& key, std::size_t v) {

@@ -137,6 +137,9 @@ struct render_plan {
   /// The equirectangular projection of the 3-D field on a sphere of this radius around the origin
   /// (0: the plane).
   double sphere_radius = 0;
+  /// With a sphere: its six cube faces (files 0 to 5: +x, -x, +y, -y, +z, -z) instead of the
+  /// equirectangular texture.
+  bool cubemap = false;
   /// Engine tiles: tiles_x x tiles_y files of width x height, tile (i, j) at pixel
   /// (i (width - 1), j (height - 1)) of the whole map; 0 when there are none.
   std::size_t tiles_x = 0, tiles_y = 0;
@@ -166,13 +169,14 @@ struct render_plan {
   /// The files the render writes (frames, or tiles; 1 for a single image), each from
   /// frame_grid(k) to frame_path(k).
   [[nodiscard]] std::size_t files() const noexcept {
-    return frames > 0 ? frames : tiles_x > 0 ? tiles_x * tiles_y : 1;
+    return frames > 0 ? frames : tiles_x > 0 ? tiles_x * tiles_y : cubemap ? 6 : 1;
   }
   /// The pixel grid of frame (or tile) k (0 when there are no frames); tile k is (k % tiles_x,
   /// k / tiles_x).
   [[nodiscard]] perlin::grid frame_grid(std::size_t frame) const;
   /// FILE, or FILE_0000.ext ... with at least 4 digits, as many as the last frame needs; for
-  /// tiles, FILE with {x} and {y} replaced by the tile's column and row.
+  /// tiles, FILE with {x} and {y} replaced by the tile's column and row; for a cubemap's faces,
+  /// {face} by px, nx, py, ny, pz, nz.
   [[nodiscard]] std::string frame_path(std::size_t frame) const;
 };
 

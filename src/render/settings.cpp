@@ -75,10 +75,11 @@ const std::vector<render_setting>& render_settings() {
       {"projection", false,
        "equirect: the 3-D field on a sphere around --origin, as a planet's equirectangular "
        "texture (pixel (i, j) of WxH at longitude -pi + 2 pi (i + 0.5) / W, latitude "
-       "pi/2 - pi (j + 0.5) / H; docs/render.md)"},
+       "pi/2 - pi (j + 0.5) / H); cubemap: its six square faces, OpenGL's cube-map orientation, "
+       "named by {face} (px nx py ny pz nz) in -o (docs/render.md)"},
       {"radius", false,
-       "With --projection: the sphere's radius in noise units (default W x step / 2 pi: a pixel "
-       "on the equator is one step wide)"},
+       "With --projection: the sphere's radius in noise units (default: a pixel is one step wide "
+       "on the equator, W step / 2 pi, or on average across a cube face, 2 W step / pi)"},
       {"normals", false,
        "Write the tangent-space normal map of the height instead: opengl (green up) or directx "
        "(green down), RGB PNG of --bits 8 or 16, from the analytic gradient (docs/render.md)"},
@@ -169,8 +170,8 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
     } else if (n == "time-step") {
       o.time_step = d::parse_number(n, value);
     } else if (n == "projection") {
-      if (v != "equirect" && v != "plane")
-        perlin::detail::throw_invalid(n, d::quoted(v) + " is not equirect or plane");
+      if (v != "equirect" && v != "cubemap" && v != "plane")
+        perlin::detail::throw_invalid(n, d::quoted(v) + " is not equirect, cubemap or plane");
       o.projection = v == "plane" ? "" : v;
     } else if (n == "radius") {
       o.radius = d::parse_number(n, value);

@@ -72,6 +72,7 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
                                    std::span<const std::uint16_t>(grey16()));
       return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values));
     case file_format::exr: {
+      if (r.normals != 0) return perlin::encode_exr(r.width, r.height, to_normals(r, v), 3);
       if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1);
       const auto rgb = to_pixels(r, v);
       std::vector<float> f(rgb.size());
