@@ -204,6 +204,35 @@ class Field:
             g, values, planar, _threads(threads), bool(strict))
         return values, np.moveaxis(planar, 0, -1)
 
+    def dataarray(self, shape, origin=None, step=None, first=None, dtype=np.float32, threads=0,
+                  strict=False, seeds=None):
+        """Field.grid(...) as an xarray DataArray (python3-xarray): dims ("y", "x") (up to
+        ("w", "z", "y", "x")), each with its noise coordinates origin + (first + i) * step (the
+        grid's own arithmetic, float64), and attrs["recipe"] naming the field; with seeds=[...]
+        a leading "seed" dimension whose coordinates are the seeds. The values are grid()'s,
+        bit for bit (no copy)."""
+        try:
+            import xarray
+        except ImportError as e:
+            raise ImportError("Field.dataarray needs xarray (Debian: python3-xarray)") from e
+        values = self.grid(shape, origin, step, first, dtype=dtype, threads=threads,
+                           strict=strict, seeds=seeds)
+        shape_t, _, (o, s, f) = _grid_of(shape, origin, step, first)
+        d = len(shape_t)
+        o = o or [0.0] * d
+        s = s or [1.0 / 64] * d
+        f = f or [0] * d
+        names = ("x", "y", "z", "w")[:d]
+        coords = {}
+        for k in range(d):
+            count = shape_t[d - 1 - k]  # numpy order: the last axis is x
+            coords[names[k]] = o[k] + (float(f[k]) + np.arange(count, dtype=np.float64)) * s[k]
+        dims = tuple(reversed(names))
+        if seeds is not None:
+            dims = ("seed",) + dims
+            coords["seed"] = np.array([int(v) for v in seeds], dtype=np.uint64)
+        return xarray.DataArray(values, dims=dims, coords=coords, attrs={"recipe": self.recipe})
+
     def range(self, dims):
         """Documented bounds (lo, hi) of the field for points of `dims` coordinates."""
         return self._core._range(dims)

@@ -289,3 +289,22 @@ def test_seed_batches_are_the_single_seeds_bit_for_bit():
         f.grid((8, 8), seeds=[1.5])
     with pytest.raises(ValueError, match="out"):
         f.grid((8, 8), seeds=[1, 2], out=np.empty((3, 8, 8), np.float32))
+
+
+def test_dataarray_is_the_grid_with_its_noise_coordinates():
+    xr = pytest.importorskip("xarray")
+    f = perlin.Field(seed=3, fractal="eroded", octaves=4)
+    a = f.dataarray((24, 40), origin=(0.5, -3.0), step=(0.25, 0.125), first=(7, -2))
+    assert isinstance(a, xr.DataArray)
+    assert a.dims == ("y", "x") and a.shape == (24, 40)
+    assert a.attrs["recipe"] == f.recipe
+    grid = f.grid((24, 40), origin=(0.5, -3.0), step=(0.25, 0.125), first=(7, -2))
+    assert np.array_equal(a.values, grid)
+    # Each sample's coordinates are the grid's: the field there, on the exact path.
+    x, y = float(a.x[5]), float(a.y[9])
+    assert x == 0.5 + (7 + 5) * 0.25 and y == -3.0 + (-2 + 9) * 0.125
+    assert abs(float(a.sel(x=x, y=y)) - f(x, y)) <= 2e-6 * 1.875
+    b = f.dataarray((4, 6, 5), seeds=[1, 2])
+    assert b.dims == ("seed", "z", "y", "x") and list(b.seed.values) == [1, 2]
+    assert np.array_equal(b.values[1], perlin.Field(seed=2, fractal="eroded", octaves=4).grid((4, 6, 5)))
+    assert float(b.x[1]) == 1 / 64
