@@ -61,8 +61,14 @@ std::string join(const std::vector<V>& v, F&& f) {
 std::string shader_source(const field& f, const shader_options& o) {
   if (o.dims < 1 || o.dims > 4)
     detail::throw_invalid("dims", "must be 1 to 4, got " + std::to_string(o.dims));
-  if (f.kind() != noise_kind::improved)
-    detail::throw_invalid("shader", "value noise is not written as shader code yet");
+  const bool improved = f.kind() == noise_kind::improved;
+  const interpolation interp =
+      improved ? interpolation::quintic : std::get<value_noise>(f.base()).interp();
+  if (interp == interpolation::cosine && o.double_precision) {
+    detail::throw_invalid("shader",
+                          "value noise with the cosine interpolation needs cos, which GLSL has "
+                          "for float only: use --precision float or another --interp");
+  }
   if (f.warped())
     detail::throw_invalid("shader", "domain warps are not written as shader code yet");
   if (f.fractal().kind() == fractal_kind::eroded)
@@ -116,8 +122,16 @@ std::string shader_source(const field& f, const shader_options& o) {
       for (const auto c : g) grad.push_back(c);
   }
   const std::size_t cols = L == 4 ? 4 : 3;
-  w.line("const int perlin_grad[" + std::to_string(grad.size()) + "] = int[" +
-         std::to_string(grad.size()) + "](\n    " + join(grad, num) + ");");
+  if (improved) {
+    w.line("const int perlin_grad[" + std::to_string(grad.size()) + "] = int[" +
+           std::to_string(grad.size()) + "](\n    " + join(grad, num) + ");");
+  } else {
+    // Value noise's corner levels h / 127.5 - 1, computed here: a GPU's division need not be
+    // correctly rounded, a table's entries are exact.
+    std::vector<double> level(256);
+    for (std::size_t h = 0; h < 256; ++h) level[h] = static_cast<double>(h) / 127.5 - 1.0;
+    w.line("const " + T + " perlin_level[256] = " + T + "[256](\n    " + join(level, real) + ");");
+  }
   const std::string N = std::to_string(octaves), NL = std::to_string(octaves * int(L));
   w.line("const " + T + " perlin_freq[" + N + "] = " + T + "[" + N + "](" + join(freq, real) +
          ");");
@@ -132,14 +146,34 @@ std::string shader_source(const field& f, const shader_options& o) {
          w.lit(6) + " - " + w.lit(15) + ") + " + w.lit(10) + ");\n  return r;\n}");
   w.line(T + " perlin_lerp(" + T + " t, " + T + " a, " + T + " b) {\n  precise " + T +
          " r = a + t * (b - a);\n  return r;\n}");
+  // The blend weight of an axis (reference.hpp's interp_weight for value noise).
+  std::string weight = "perlin_fade(f[k])";
+  switch (interp) {
+    case interpolation::linear:
+      weight = "f[k]";
+      break;
+    case interpolation::cosine:
+      w.line(T + " perlin_cosine(" + T + " t) {\n  precise " + T + " r = " + w.lit(0.5) + " - " +
+             w.lit(0.5) + " * cos(" + w.lit(3.14159265358979323846) + " * t);\n  return r;\n}");
+      weight = "perlin_cosine(f[k])";
+      break;
+    case interpolation::cubic:
+      w.line(T + " perlin_cubic(" + T + " t) {\n  precise " + T + " r = t * t * (" + w.lit(3) +
+             " - " + w.lit(2) + " * t);\n  return r;\n}");
+      weight = "perlin_cubic(f[k])";
+      break;
+    case interpolation::quintic:
+      break;
+  }
 
-  // One octave of L-D improved noise: reference.hpp's improved<L>, step for step.
+  // One octave of L-D improved or value noise: reference.hpp's improved<L> or value<L>, step for
+  // step.
   const std::string Ls = std::to_string(L), depth = L <= 3 ? "3" : "4";
   w.line(T + " perlin_noise(" + T + " q[4], int o) {");
   w.line("  int i0[4], i1[4];\n  " + T + " f[4], u[4];");
   w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
   w.line("    precise " + T + " fl = floor(q[k]);");
-  w.line("    f[k] = q[k] - fl;\n    u[k] = perlin_fade(f[k]);\n    int i = int(fl);");
+  w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
   w.line("    int m = perlin_mask[o * " + Ls + " + k];");
   w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
   w.line("      int P = perlin_period[o * " + Ls + " + k];");
@@ -154,13 +188,17 @@ std::string shader_source(const field& f, const shader_options& o) {
   const std::string hmask = L == 4 ? "31" : "15", C = std::to_string(cols);
   w.line("  " + T + " c[16];");
   w.line("  for (int corner = 0; corner < " + std::to_string(1 << L) + "; ++corner) {");
-  w.line("    int g = (h[corner] & " + hmask + ") * " + C + ";");
-  w.line("    precise " + T + " dot = " + T + "(perlin_grad[g]) * ((corner & 1) != 0 ? f[0] - " +
-         w.lit(1) + " : f[0]);");
-  w.line("    for (int k = 1; k < " + Ls + "; ++k)");
-  w.line("      dot = dot + " + T + "(perlin_grad[g + k]) * (((corner >> k) & 1) != 0 ? f[k] - " +
-         w.lit(1) + " : f[k]);");
-  w.line("    c[corner] = dot;\n  }");
+  if (improved) {
+    w.line("    int g = (h[corner] & " + hmask + ") * " + C + ";");
+    w.line("    precise " + T + " dot = " + T + "(perlin_grad[g]) * ((corner & 1) != 0 ? f[0] - " +
+           w.lit(1) + " : f[0]);");
+    w.line("    for (int k = 1; k < " + Ls + "; ++k)");
+    w.line("      dot = dot + " + T + "(perlin_grad[g + k]) * (((corner >> k) & 1) != 0 ? f[k] - " +
+           w.lit(1) + " : f[k]);");
+    w.line("    c[corner] = dot;\n  }");
+  } else {
+    w.line("    c[corner] = perlin_level[h[corner]];\n  }");
+  }
   w.line("  int m = " + std::to_string(1 << L) + ";");
   w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    m >>= 1;");
   w.line("    for (int j = 0; j < m; ++j) c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);\n  }");
