@@ -38,22 +38,29 @@ inline T reduce(T* c, const T* t) noexcept {
   return c[0];
 }
 
+/// sum_c v_c prod_k w_k(c), where axis k's weight is differentiated (once) when bit k of `mask`
+/// is set: +1 or -1 by the corner's bit, else t_k or 1 - t_k. The derivatives of the
+/// multilinear blend of corner values (its second derivative along one axis is 0), computed as
+/// reduce() does, axis by axis: a differentiated axis takes b - a instead of the lerp.
+template <int D, class T>
+inline T weight_sum(const T* v, const T* t, unsigned mask) noexcept {
+  T c[1 << D];
+  std::copy(v, v + (1 << D), c);
+  int n = 1 << D;
+  for (int k = 0; k < D; ++k) {
+    n >>= 1;
+    const bool diff = ((mask >> k) & 1) != 0;
+    for (int j = 0; j < n; ++j)
+      c[j] = diff ? c[2 * j + 1] - c[2 * j] : lerp(t[k], c[2 * j], c[2 * j + 1]);
+  }
+  return c[0];
+}
+
 /// Partial derivatives of sum_c W_c(t) v_c where W_c = prod_k (bit_k ? t_k : 1 - t_k), times the
 /// derivative dt_k of each weight, added to `out`.
 template <int D, class T>
 inline void weight_gradient(const T* v, const T* t, const T* dt, T* out) noexcept {
-  constexpr int n = 1 << D;
-  for (int k = 0; k < D; ++k) {
-    T sum = 0;
-    for (int c = 0; c < n; ++c) {
-      T w = ((c >> k) & 1) ? T(1) : T(-1);
-      for (int j = 0; j < D; ++j) {
-        if (j != k) w *= ((c >> j) & 1) ? t[j] : T(1) - t[j];
-      }
-      sum += w * v[c];
-    }
-    out[k] += sum * dt[k];
-  }
+  for (int k = 0; k < D; ++k) out[k] += weight_sum<D>(v, t, 1u << k) * dt[k];
 }
 
 /// Improved gradient noise at x[0..D-1]; when `grad` is not null it receives the D partials.
@@ -165,28 +172,6 @@ T value(const std::uint8_t* p, const axis_wrap* wrap, interpolation kind, const 
     weight_gradient<D>(c, s, ds, grad);
   }
   return reduce<D>(c, s);
-}
-
-/// sum_c v_c prod_k w_k(c), where axis k's weight is differentiated (once) when bit k of `mask`
-/// is set: +1 or -1 by the corner's bit, else t_k or 1 - t_k. The derivatives of the
-/// multilinear blend of corner values (its second derivative along one axis is 0).
-template <int D, class T>
-inline T weight_sum(const T* v, const T* t, unsigned mask) noexcept {
-  constexpr int n = 1 << D;
-  T sum = 0;
-  for (int c = 0; c < n; ++c) {
-    T w = 1;
-    for (int j = 0; j < D; ++j) {
-      const bool bit = ((c >> j) & 1) != 0;
-      if (((mask >> j) & 1) != 0) {
-        w *= bit ? T(1) : T(-1);
-      } else {
-        w *= bit ? t[j] : T(1) - t[j];
-      }
-    }
-    sum += w * v[c];
-  }
-  return sum;
 }
 
 /// The second derivative of an axis's blend weight: Ken Perlin's fade for improved noise, or the
