@@ -5,7 +5,8 @@ GDAL reads are the .npy's bit for bit, windows equal --offset renders, the GeoTI
 CRS and geotransform asked for, and the memory does not grow with the map.
 """
 
-import resource
+import json
+import shutil
 import subprocess
 
 import numpy as np
@@ -39,6 +40,12 @@ def test_a_geotiff_has_the_crs_the_geotransform_and_the_values(perlin_exe, tmp_p
     values = band.ReadAsArray()
     assert values.dtype == np.float32
     assert np.array_equal(values, np.load(npy))
+    # What a GIS user sees: gdalinfo (gdal-bin) names the CRS and shows the geotransform.
+    if shutil.which("gdalinfo"):
+        info = json.loads(subprocess.run(["gdalinfo", "-json", str(tif)], capture_output=True,
+                                         text=True, check=True).stdout)
+        assert "WGS 84 / UTM zone 33N" in info["coordinateSystem"]["wkt"]
+        assert info["geoTransform"] == [500210.0, 30.0, 0.0, 4599900.0, 0.0, -20.0]
 
 
 def test_windows_of_a_big_tiff_are_offset_renders(perlin_exe, tmp_path):
