@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "perlin/field.hpp"
 
@@ -11,8 +12,14 @@ namespace perlin {
 
 /// The languages perlin::shader_source writes.
 enum class shader_language {
-  glsl,  ///< desktop GLSL, 4.00 or later for double precision (no #version line is written)
+  glsl,     ///< desktop GLSL, 4.00 or later for double precision (no #version line is written)
+  glsl_es,  ///< GLSL ES 3.00 (WebGL2), float only; no `precise`, so fused multiply-adds may enter
+  hlsl,     ///< HLSL (Direct3D, shader model 4.0 or later), float only
 };
+
+/// "glsl", "glsl-es", "hlsl"; parse_shader_language throws perlin::invalid_argument naming
+/// `lang` for another.
+[[nodiscard]] shader_language parse_shader_language(std::string_view name);
 
 struct shader_options {
   shader_language language = shader_language::glsl;

@@ -26,7 +26,9 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand(
       "shader",
       "Write shader code that computes the field on the GPU: perlin_field(p) (docs/gpu.md)");
-  cmd->add_option("--lang", f->lang, "Shader language: glsl")->check(CLI::IsMember({"glsl"}));
+  cmd->add_option("--lang", f->lang,
+                  "Shader language: glsl (desktop), glsl-es (WebGL2) or hlsl (Direct3D)")
+      ->check(CLI::IsMember({"glsl", "glsl-es", "hlsl"}));
   cmd->add_option("--precision", f->precision,
                   "float, or double (GLSL 4.00+: bit for bit the CPU's double path)")
       ->check(CLI::IsMember({"float", "double"}));
@@ -41,7 +43,8 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
       for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
       const perlin::field fld = perlin::make_field(spec);
       const std::string src =
-          perlin::shader_source(fld, {.double_precision = f->precision == "double",
+          perlin::shader_source(fld, {.language = perlin::parse_shader_language(f->lang),
+                                      .double_precision = f->precision == "double",
                                       .dims = static_cast<std::size_t>(f->dims)});
       const std::string text = "// recipe: " + perlin::to_recipe(spec) + "\n" + src;
       if (f->output.empty() || f->output == "-") {
