@@ -204,96 +204,216 @@ std::string shader_source(const field& f, const shader_options& o) {
       break;
   }
 
-  // One octave of L-D improved or value noise: reference.hpp's improved<L> or value<L>, step for
-  // step.
-  const std::string Ls = std::to_string(L), depth = L <= 3 ? "3" : "4";
-  w.line(T + " perlin_noise(" + T + " q[4], int o) {");
-  w.line("  int i0[4], i1[4];\n  " + T + " f[4], u[4];");
-  w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
-  w.line("    " + w.pre() + T + " fl = floor(q[k]);");
-  w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
-  w.line("    int m = perlin_mask[o * " + Ls + " + k];");
-  w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-  w.line("      int P = perlin_period[o * " + Ls + " + k];");
-  w.line("      int r = i >= 0 ? i % P : P - 1 - ((-(i + 1)) % P);");
-  w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
-  w.line("  int h[16];\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  int n = 2;");
-  w.line("  for (int k = 1; k < " + depth + "; ++k) {");
-  w.line("    if (k < " + Ls + ") {");
-  w.line("      for (int j = 0; j < n; ++j) {\n        h[j + n] = perlin_p[h[j] + i1[k]];");
-  w.line("        h[j] = perlin_p[h[j] + i0[k]];\n      }\n      n *= 2;\n    } else {");
-  w.line("      for (int j = 0; j < n; ++j) h[j] = perlin_p[h[j]];\n    }\n  }");
-  const std::string hmask = L == 4 ? "31" : "15", C = std::to_string(cols);
-  w.line("  " + T + " c[16];");
-  w.line("  for (int corner = 0; corner < " + std::to_string(1 << L) + "; ++corner) {");
-  if (improved) {
-    w.line("    int g = (h[corner] & " + hmask + ") * " + C + ";");
-    w.line("    " + w.pre() + T + " dot = " + T +
-           "(perlin_grad[g]) * ((corner & 1) != 0 ? f[0] - " + w.lit(1) + " : f[0]);");
-    w.line("    for (int k = 1; k < " + Ls + "; ++k)");
-    w.line("      dot = dot + " + T + "(perlin_grad[g + k]) * (((corner >> k) & 1) != 0 ? f[k] - " +
-           w.lit(1) + " : f[k]);");
-    w.line("    c[corner] = dot;\n  }");
-  } else {
-    w.line("    c[corner] = perlin_level[h[corner]];\n  }");
-  }
-  w.line("  int m = " + std::to_string(1 << L) + ";");
-  w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    m >>= 1;");
-  w.line("    for (int j = 0; j < m; ++j) c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);\n  }");
-  w.line("  return c[0];\n}");
-
-  // The field: the plane, then fractal.cpp's octave loop for the kind.
-  const std::string arg = w.vec(o.dims);
-  w.line(T + " perlin_field(" + arg + " p) {");
-  const char* comp[4] = {"x", "y", "z", "w"};
-  std::string init;
-  for (std::size_t k = 0; k < 4; ++k) {
-    if (k != 0) init += ", ";
-    init += k < o.dims ? (o.dims == 1 ? std::string("p") : std::string("p.") + comp[k]) : w.lit(0);
-  }
-  w.line("  " + T + " x[4] = " + w.array4(init) + ";");
-  if (rotated) {
-    // detail::rotated: lattice j = sum over k < min(3, dims) of x_k k_rot[k][j], from 0.
-    for (std::size_t j = 0; j < 3; ++j) {
-      std::string s = "  " + w.pre() + T + " r" + std::to_string(j) + " = " + w.lit(0);
-      for (std::size_t k = 0; k < std::min<std::size_t>(3, o.dims); ++k)
-        s += " + x[" + std::to_string(k) + "] * " + w.lit(detail::k_rot[k][j]);
-      w.line(s + ";");
+  // The derivative of an axis's blend weight (reference.hpp's dfade and interp_weight), for
+  // the derivatives.
+  std::string dweight = "perlin_dfade(f[k])";
+  if (o.derivatives) {
+    w.line(T + " perlin_dfade(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(30) +
+           " * t * t * (t - " + w.lit(1) + ") * (t - " + w.lit(1) + ");\n  return r;\n}");
+    switch (interp) {
+      case interpolation::linear:
+        dweight = w.lit(1);
+        break;
+      case interpolation::cosine:
+        w.line(T + " perlin_dcosine(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(0.5) +
+               " * " + w.lit(3.14159265358979323846) + " * sin(" + w.lit(3.14159265358979323846) +
+               " * t);\n  return r;\n}");
+        dweight = "perlin_dcosine(f[k])";
+        break;
+      case interpolation::cubic:
+        w.line(T + " perlin_dcubic(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(6) +
+               " * t * (" + w.lit(1) + " - t);\n  return r;\n}");
+        dweight = "perlin_dcubic(f[k])";
+        break;
+      case interpolation::quintic:
+        break;
     }
-    w.line("  x[0] = r0;\n  x[1] = r1;\n  x[2] = r2;");
   }
-  w.line("  " + w.pre() + T + " total = " + w.lit(0) + ";");
-  w.line("  " + w.pre() + T + " weight = " + w.lit(1) + ";");
-  w.line("  for (int o = 0; o < " + N + "; ++o) {");
-  w.line("    " + T + " q[4];");
-  w.line("    for (int k = 0; k < " + Ls + "; ++k) {");
-  w.line("      " + w.pre() + T + " v = x[k] * perlin_freq[o];");
-  if (fr.decorrelate()) w.line("      v = v + perlin_offset[o * " + Ls + " + k];");
-  w.line("      q[k] = v;\n    }");
-  w.line("    " + w.pre() + T + " n = perlin_noise(q, o);");
-  w.line("    " + w.pre() + T + " s = n;");
-  switch (fr.kind()) {
-    case fractal_kind::none:
-    case fractal_kind::fbm:
-      break;
-    case fractal_kind::turbulence:
-      w.line("    s = abs(n);");
-      break;
-    case fractal_kind::billow:
-      w.line("    s = " + w.lit(2) + " * abs(n) - " + w.lit(1) + ";");
-      break;
-    case fractal_kind::ridged:
-      w.line("    " + w.pre() + T + " r = " + w.lit(fr.ridged_offset()) + " - abs(n);");
-      w.line("    " + w.pre() + T + " s0 = r * r;\n    s = s0 * weight;");
-      w.line("    " + w.pre() + T + " next = s * " + w.lit(fr.ridged_gain()) + ";");
-      w.line("    weight = clamp(next, " + w.lit(0) + ", " + w.lit(1) + ");");
-      break;
-    case fractal_kind::eroded:  // refused above
-      break;
-  }
-  w.line("    total = total + s * perlin_amp[o];\n  }");
-  if (fr.normalize()) w.line("  total = total / " + w.lit(fr.amplitude_sum()) + ";");
-  w.line("  return total;\n}");
+  const std::string Ls = std::to_string(L), depth = L <= 3 ? "3" : "4";
+  const std::string corners = std::to_string(1 << L);
+
+  // One octave of L-D improved or value noise: reference.hpp's improved<L> or value<L>, step for
+  // step; with `deriv`, also its L partials into dq.
+  const auto emit_noise = [&](bool deriv) {
+    w.line(T + (deriv ? " perlin_noise_deriv(" : " perlin_noise(") + T + " q[4], int o" +
+           (deriv ? ", out " + T + " dq[4]" : std::string()) + ") {");
+    w.line("  int i0[4], i1[4];\n  " + T + " f[4], u[4];");
+    w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
+    w.line("    " + w.pre() + T + " fl = floor(q[k]);");
+    w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
+    w.line("    int m = perlin_mask[o * " + Ls + " + k];");
+    w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
+    w.line("      int P = perlin_period[o * " + Ls + " + k];");
+    w.line("      int r = i >= 0 ? i % P : P - 1 - ((-(i + 1)) % P);");
+    w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+    w.line("  int h[16];\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  int n = 2;");
+    w.line("  for (int k = 1; k < " + depth + "; ++k) {");
+    w.line("    if (k < " + Ls + ") {");
+    w.line("      for (int j = 0; j < n; ++j) {\n        h[j + n] = perlin_p[h[j] + i1[k]];");
+    w.line("        h[j] = perlin_p[h[j] + i0[k]];\n      }\n      n *= 2;\n    } else {");
+    w.line("      for (int j = 0; j < n; ++j) h[j] = perlin_p[h[j]];\n    }\n  }");
+    const std::string hmask = L == 4 ? "31" : "15", C = std::to_string(cols);
+    w.line("  " + T + " c[16];");
+    w.line("  for (int corner = 0; corner < " + corners + "; ++corner) {");
+    if (improved) {
+      w.line("    int g = (h[corner] & " + hmask + ") * " + C + ";");
+      w.line("    " + w.pre() + T + " dot = " + T +
+             "(perlin_grad[g]) * ((corner & 1) != 0 ? f[0] - " + w.lit(1) + " : f[0]);");
+      w.line("    for (int k = 1; k < " + Ls + "; ++k)");
+      w.line("      dot = dot + " + T +
+             "(perlin_grad[g + k]) * (((corner >> k) & 1) != 0 ? f[k] - " + w.lit(1) + " : f[k]);");
+      w.line("    c[corner] = dot;\n  }");
+    } else {
+      w.line("    c[corner] = perlin_level[h[corner]];\n  }");
+    }
+    if (deriv) {
+      // Improved: the blend of the corners' gradient components, then (both kinds) the blend
+      // weights' derivatives times the corner values (reference.hpp's improved and value).
+      // Each blend on a copy of its corners: reference.hpp's weight_sum, axis by axis, lerped,
+      // or differenced along the axis of the derivative (inline: a function that takes the
+      // corners costs llvmpipe many times the time).
+      const auto blend = [&](const std::string& from, const std::string& d) {
+        w.line("    for (int c0 = 0; c0 < " + corners + "; ++c0) b[c0] = " + from + ";");
+        w.line("    m = " + corners + ";");
+        w.line("    for (int a = 0; a < " + Ls + "; ++a) {\n      m >>= 1;");
+        w.line("      for (int j = 0; j < m; ++j) {");
+        w.line("        " + w.pre() + T + " e = b[2 * j + 1] - b[2 * j];");
+        w.line("        b[j] = a == " + d + " ? e : perlin_lerp(u[a], b[2 * j], b[2 * j + 1]);");
+        w.line("      }\n    }");
+      };
+      w.line("  " + T + " b[16];\n  int m;");
+      w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
+      if (improved) {
+        blend(T + "(perlin_grad[(h[c0] & " + hmask + ") * " + C + " + k])", "-1");
+        w.line("    dq[k] = b[0];");
+      } else {
+        w.line("    dq[k] = " + w.lit(0) + ";");
+      }
+      blend("c[c0]", "k");
+      w.line("    " + w.pre() + T + " dw = " + dweight + ";");
+      w.line("    " + w.pre() + T + " e = dq[k] + b[0] * dw;");
+      w.line("    dq[k] = e;\n  }");
+    }
+    // The value: reference.hpp's reduce, axis by axis.
+    w.line("  " + std::string(deriv ? "" : "int ") + "m = " + corners + ";");
+    w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    m >>= 1;");
+    w.line(
+        "    for (int j = 0; j < m; ++j) c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);\n  }");
+    w.line("  return c[0];\n}");
+  };
+  emit_noise(false);
+  if (o.derivatives) emit_noise(true);
+
+  // The field: the plane, then fractal.cpp's octave loop for the kind; with `deriv`, the
+  // gradient accumulated as fractal.cpp does and turned back from the rotated plane (field.cpp).
+  const std::string arg = w.vec(o.dims);
+  const auto emit_field = [&](bool deriv) {
+    w.line(T + (deriv ? " perlin_field_deriv(" : " perlin_field(") + arg + " p" +
+           (deriv ? ", out " + arg + " gradient" : std::string()) + ") {");
+    const char* comp[4] = {"x", "y", "z", "w"};
+    std::string init;
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (k != 0) init += ", ";
+      init +=
+          k < o.dims ? (o.dims == 1 ? std::string("p") : std::string("p.") + comp[k]) : w.lit(0);
+    }
+    w.line("  " + T + " x[4] = " + w.array4(init) + ";");
+    if (rotated) {
+      // detail::rotated: lattice j = sum over k < min(3, dims) of x_k k_rot[k][j], from 0.
+      for (std::size_t j = 0; j < 3; ++j) {
+        std::string s = "  " + w.pre() + T + " r" + std::to_string(j) + " = " + w.lit(0);
+        for (std::size_t k = 0; k < std::min<std::size_t>(3, o.dims); ++k)
+          s += " + x[" + std::to_string(k) + "] * " + w.lit(detail::k_rot[k][j]);
+        w.line(s + ";");
+      }
+      w.line("  x[0] = r0;\n  x[1] = r1;\n  x[2] = r2;");
+    }
+    const std::string zero4 =
+        w.array4(w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0));
+    w.line("  " + w.pre() + T + " total = " + w.lit(0) + ";");
+    w.line("  " + w.pre() + T + " weight = " + w.lit(1) + ";");
+    if (deriv) {
+      w.line("  " + T + " g[4] = " + zero4 + ";");
+      w.line("  " + T + " dweight[4] = " + zero4 + ";");
+    }
+    w.line("  for (int o = 0; o < " + N + "; ++o) {");
+    w.line("    " + T + " q[4];");
+    w.line("    for (int k = 0; k < " + Ls + "; ++k) {");
+    w.line("      " + w.pre() + T + " v = x[k] * perlin_freq[o];");
+    if (fr.decorrelate()) w.line("      v = v + perlin_offset[o * " + Ls + " + k];");
+    w.line("      q[k] = v;\n    }");
+    if (deriv) {
+      w.line("    " + T + " dn[4];");
+      w.line("    " + w.pre() + T + " n = perlin_noise_deriv(q, o, dn);");
+      w.line("    " + T + " ds[4];");
+      w.line("    for (int k = 0; k < " + Ls + "; ++k) {\n      " + w.pre() + T +
+             " e = dn[k] * perlin_freq[o];\n      ds[k] = e;\n    }");
+    } else {
+      w.line("    " + w.pre() + T + " n = perlin_noise(q, o);");
+    }
+    w.line("    " + w.pre() + T + " s = n;");
+    const auto each = [&](const std::string& body) {
+      if (deriv) w.line("    for (int k = 0; k < " + Ls + "; ++k) {\n" + body + "\n    }");
+    };
+    switch (fr.kind()) {
+      case fractal_kind::none:
+      case fractal_kind::fbm:
+        break;
+      case fractal_kind::turbulence:
+        w.line("    s = abs(n);");
+        each("      " + w.pre() + T + " e = ds[k] * sign(n);\n      ds[k] = e;");
+        break;
+      case fractal_kind::billow:
+        w.line("    s = " + w.lit(2) + " * abs(n) - " + w.lit(1) + ";");
+        each("      " + w.pre() + T + " e = ds[k] * (" + w.lit(2) +
+             " * sign(n));\n      ds[k] = e;");
+        break;
+      case fractal_kind::ridged:
+        w.line("    " + w.pre() + T + " r = " + w.lit(fr.ridged_offset()) + " - abs(n);");
+        w.line("    " + w.pre() + T + " s0 = r * r;\n    s = s0 * weight;");
+        each("      " + w.pre() + T + " e = " + w.lit(-2) +
+             " * r * sign(n) * ds[k] * weight + s0 * dweight[k];\n      ds[k] = e;");
+        w.line("    " + w.pre() + T + " next = s * " + w.lit(fr.ridged_gain()) + ";");
+        if (deriv) w.line("    bool inside = next > " + w.lit(0) + " && next < " + w.lit(1) + ";");
+        w.line("    weight = clamp(next, " + w.lit(0) + ", " + w.lit(1) + ");");
+        each("      " + w.pre() + T + " e = " + w.lit(fr.ridged_gain()) +
+             " * ds[k];\n      dweight[k] = inside ? e : " + w.lit(0) + ";");
+        break;
+      case fractal_kind::eroded:  // refused above
+        break;
+    }
+    w.line("    total = total + s * perlin_amp[o];");
+    each("      " + w.pre() + T + " e = g[k] + ds[k] * perlin_amp[o];\n      g[k] = e;");
+    w.line("  }");
+    if (fr.normalize()) {
+      w.line("  total = total / " + w.lit(fr.amplitude_sum()) + ";");
+      if (deriv) {
+        w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    " + w.pre() + T + " e = g[k] / " +
+               w.lit(fr.amplitude_sum()) + ";\n    g[k] = e;\n  }");
+      }
+    }
+    if (deriv) {
+      // The gradient in the caller's coordinates: field.cpp's R^T g for the rotated plane (in
+      // double there; a float shader rounds each step).
+      for (std::size_t k = 0; k < o.dims; ++k) {
+        std::string value;
+        if (rotated && k < 3) {
+          value = w.lit(0);
+          for (std::size_t j = 0; j < 3; ++j)
+            value += " + " + w.lit(detail::k_rot[k][j]) + " * g[" + std::to_string(j) + "]";
+        } else {
+          value = "g[" + std::to_string(k) + "]";
+        }
+        const std::string target =
+            o.dims == 1 ? std::string("gradient") : std::string("gradient.") + comp[k];
+        w.line("  " + w.pre() + T + " gc" + std::to_string(k) + " = " + value + ";");
+        w.line("  " + target + " = gc" + std::to_string(k) + ";");
+      }
+    }
+    w.line("  return total;\n}");
+  };
+  emit_field(false);
+  if (o.derivatives) emit_field(true);
   return w.out;
 }
 

@@ -29,6 +29,9 @@ struct shader_options {
   bool double_precision = false;
   /// The coordinates the function takes, 1 to 4 (a float/double argument for 1).
   std::size_t dims = 3;
+  /// Also `T perlin_field_deriv(vecD p, out vecD gradient)`: the value (perlin_field's bits)
+  /// and its D analytic partials (an out parameter: GLSL has no vec5 for 4-D).
+  bool derivatives = true;
 };
 
 /// One self-contained source that defines `perlin_field` for the field: Ken Perlin's or the

@@ -11,6 +11,7 @@
 #include <GL/glext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,10 +55,11 @@ gl_context& context() {
   return c;
 }
 
-/// Runs perlin_field of `source` at n points (dims coordinates each, interleaved) on the GPU.
+/// Runs perlin_field of `source` at n points (dims coordinates each, interleaved) on the GPU;
+/// with `deriv`, perlin_field_deriv: dims + 1 outputs per point (the value, then the partials).
 template <class T>
 std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std::vector<T>& pts,
-                          std::string& error) {
+                          std::string& error, bool deriv = false) {
   const bool dbl = std::is_same_v<T, double>;
   const std::string t = dbl ? "double" : "float";
   const std::string v = dims == 1 ? t : (dbl ? "dvec" : "vec") + std::to_string(dims);
@@ -72,9 +74,20 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
       "layout(std430, binding = 0) readonly buffer In { " +
       t + " pts[]; };\nlayout(std430, binding = 1) writeonly buffer Out { " + t +
       " vals[]; };\nuniform uint n;\n" + source +
-      "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  if (i >= n) "
-      "return;\n  vals[i] = perlin_field(" +
-      call + ");\n}\n";
+      "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  if (i >= n) return;\n" +
+      (deriv ? "  " + v + " g;\n  vals[" + std::to_string(dims + 1) +
+                   " * i] = perlin_field_deriv(" + call + ", g);\n" +
+                   [&] {
+                     std::string out;
+                     for (std::size_t k = 0; k < dims; ++k) {
+                       out += "  vals[" + std::to_string(dims + 1) + " * i + " +
+                              std::to_string(k + 1) + "] = g" +
+                              (dims == 1 ? std::string() : std::string(".") + "xyzw"[k]) + ";\n";
+                     }
+                     return out;
+                   }()
+             : "  vals[i] = perlin_field(" + call + ");\n") +
+      "}\n";
   const GLuint s = glCreateShader(GL_COMPUTE_SHADER);
   const char* text = program.c_str();
   glShaderSource(s, 1, &text, nullptr);
@@ -91,7 +104,7 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
   glAttachShader(p, s);
   glLinkProgram(p);
   glUseProgram(p);
-  const std::size_t n = pts.size() / dims;
+  const std::size_t n = pts.size() / dims, outputs = n * (deriv ? dims + 1 : 1);
   glUniform1ui(glGetUniformLocation(p, "n"), static_cast<GLuint>(n));
   GLuint b[2];
   glGenBuffers(2, b);
@@ -99,12 +112,12 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
   glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(T)),
                pts.data(), GL_STATIC_DRAW);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, b[1]);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(n * sizeof(T)), nullptr,
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(outputs * sizeof(T)), nullptr,
                GL_STATIC_READ);
   glDispatchCompute(static_cast<GLuint>((n + 63) / 64), 1, 1);
   glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  std::vector<T> out(n);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(T)),
+  std::vector<T> out(outputs);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(outputs * sizeof(T)),
                      out.data());
   glDeleteBuffers(2, b);
   glDeleteProgram(p);
@@ -173,7 +186,8 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
                    perlin::invalid_argument);
     } else {
       const auto got = run_on_gpu(
-          perlin::shader_source(f, {.double_precision = true, .dims = dims}), dims, pd, error);
+          perlin::shader_source(f, {.double_precision = true, .dims = dims, .derivatives = false}),
+          dims, pd, error);
       ASSERT_TRUE(error.empty()) << error;
       std::size_t differ = 0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -189,8 +203,9 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
     const double shrink = std::min(1.0, 250.0 / (40.0 * top));
     std::vector<float> pf(pd.size());
     for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
-    const auto gf = run_on_gpu(perlin::shader_source(f, {.double_precision = false, .dims = dims}),
-                               dims, pf, error);
+    const auto gf = run_on_gpu(
+        perlin::shader_source(f, {.double_precision = false, .dims = dims, .derivatives = false}),
+        dims, pf, error);
     ASSERT_TRUE(error.empty()) << error;
     double worst = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -205,6 +220,56 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
   RecordProperty("worst float error / value_tolerance", std::to_string(worst_ratio));
   std::printf("float shaders: worst error %.3g x value_tolerance (renderer %s)\n", worst_ratio,
               context().renderer.c_str());
+}
+
+TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
+  // perlin_field_deriv in double: the value and every partial equal field::eval's with a
+  // gradient, for 13 fields of the list (every fractal kind, both bases, periods, the rotated
+  // plane, 1-D to 4-D; 2,000 points each).
+  if (!context().ok) GTEST_SKIP() << context().why;
+  std::mt19937_64 rng(2);
+  std::uniform_real_distribution<double> u(-40, 40);
+  constexpr std::size_t n = 2000;
+  std::size_t checked = 0;
+  for (std::size_t fi = 0; fi < std::size(k_fields); ++fi) {
+    const auto& [recipe, dims] = k_fields[fi];
+    const std::string r = recipe;
+    if (r.find("cosine") != std::string::npos) continue;
+    // A field of each kind and each base (their compilation on llvmpipe is what takes the time).
+    static const char* const picks[] = {
+        "perlin=1&period=5,7",
+        "perlin=1&seed=42",
+        "perlin=1&fractal=fbm&octaves=6&normalize=1&decorrelate=1",
+        "perlin=1&fractal=turbulence&octaves=4&seed=3",
+        "perlin=1&fractal=ridged&octaves=5&ridged-offset=0.9&ridged-gain=3",
+        "perlin=1&fractal=billow&octaves=3&decorrelate=1",
+        "perlin=1&plane=rotated&fractal=ridged&octaves=4",
+        "perlin=1&plane=rotated",
+        "perlin=1&noise=value&interp=linear&seed=5",
+        "perlin=1&noise=value&period=7&fractal=ridged&octaves=3",
+        "perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3",
+        "perlin=1"};
+    if (std::find(std::begin(picks), std::end(picks), r) == std::end(picks)) continue;
+    SCOPED_TRACE(r + " dims " + std::to_string(dims));
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    std::vector<double> pd(n * dims);
+    for (auto& x : pd) x = u(rng);
+    std::string error;
+    const auto got = run_on_gpu(perlin::shader_source(f, {.double_precision = true, .dims = dims}),
+                                dims, pd, error, /*deriv=*/true);
+    ASSERT_TRUE(error.empty()) << error;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double g[4];
+      const double want = f.eval<double>(std::span<const double>(pd.data() + i * dims, dims),
+                                         std::span<double>(g, dims));
+      differ += got[i * (dims + 1)] != want;
+      for (std::size_t k = 0; k < dims; ++k) differ += got[i * (dims + 1) + 1 + k] != g[k];
+    }
+    EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
+    ++checked;
+  }
+  EXPECT_GE(checked, 13u);
 }
 
 /// Writes `text` to `path`.
