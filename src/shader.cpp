@@ -190,11 +190,24 @@ std::string shader_source(const field& f, const shader_options& o) {
     case interpolation::linear:
       weight = "f[k]";
       break;
-    case interpolation::cosine:
+    case interpolation::cosine: {
+      // (1 - cos(pi t)) / 2 with cos from its Taylor series on [0, pi/2], mirrored for t > 1/2
+      // (1 - t is exact there): a GPU's cos need not be accurate (SwiftShader's is off by 2e-4;
+      // the series, by 7e-9).
+      const double pi = 3.14159265358979323846;
+      w.line(T + " perlin_cos_half(" + T + " t) {");
+      w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
+      w.line("  " + w.pre() + T + " x = " + w.lit(pi) + " * a;\n  " + w.pre() + T + " x2 = x * x;");
+      std::string series = w.lit(1.0 / 479001600.0);
+      for (const double c : {-1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0, -0.5, 1.0})
+        series = w.lit(c) + " + x2 * (" + series + ")";
+      w.line("  " + w.pre() + T + " c = " + series + ";");
+      w.line("  return t <= " + w.lit(0.5) + " ? c : -c;\n}");
       w.line(T + " perlin_cosine(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(0.5) + " - " +
-             w.lit(0.5) + " * cos(" + w.lit(3.14159265358979323846) + " * t);\n  return r;\n}");
+             w.lit(0.5) + " * perlin_cos_half(t);\n  return r;\n}");
       weight = "perlin_cosine(f[k])";
       break;
+    }
     case interpolation::cubic:
       w.line(T + " perlin_cubic(" + T + " t) {\n  " + w.pre() + T + " r = t * t * (" + w.lit(3) +
              " - " + w.lit(2) + " * t);\n  return r;\n}");
@@ -214,12 +227,22 @@ std::string shader_source(const field& f, const shader_options& o) {
       case interpolation::linear:
         dweight = w.lit(1);
         break;
-      case interpolation::cosine:
-        w.line(T + " perlin_dcosine(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(0.5) +
-               " * " + w.lit(3.14159265358979323846) + " * sin(" + w.lit(3.14159265358979323846) +
-               " * t);\n  return r;\n}");
+      case interpolation::cosine: {
+        // (pi / 2) sin(pi t), sin(pi t) = sin(pi min(t, 1 - t)) from its Taylor series.
+        const double pi = 3.14159265358979323846;
+        w.line(T + " perlin_dcosine(" + T + " t) {");
+        w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
+        w.line("  " + w.pre() + T + " x = " + w.lit(pi) + " * a;\n  " + w.pre() + T +
+               " x2 = x * x;");
+        std::string series = w.lit(1.0 / 6227020800.0);
+        for (const double c :
+             {-1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0, 1.0})
+          series = w.lit(c) + " + x2 * (" + series + ")";
+        w.line("  " + w.pre() + T + " r = " + w.lit(0.5 * pi) + " * (x * (" + series + "));");
+        w.line("  return r;\n}");
         dweight = "perlin_dcosine(f[k])";
         break;
+      }
       case interpolation::cubic:
         w.line(T + " perlin_dcubic(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(6) +
                " * t * (" + w.lit(1) + " - t);\n  return r;\n}");

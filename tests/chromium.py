@@ -9,8 +9,9 @@ CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
 
 
-def start(profile_dir):
-    """A new headless Chromium with its own profile folder; skips the test where it is missing."""
+def start(profile_dir, webgl=False):
+    """A new headless Chromium with its own profile folder; skips the test where it is missing.
+    webgl=True: WebGL2 on Chromium's own SwiftShader (ANGLE over its Vulkan), no GPU needed."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -18,7 +19,9 @@ def start(profile_dir):
         pytest.skip("Debian's chromium and chromium-driver are not installed")
     opts = Options()
     opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    gpu = (("--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist")
+           if webgl else ("--disable-gpu",))
+    for flag in ("--headless", "--no-sandbox", *gpu, "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--window-size=1200,900", f"--user-data-dir={profile_dir}"):
         opts.add_argument(flag)
