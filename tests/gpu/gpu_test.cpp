@@ -230,7 +230,8 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> u(-40, 40);
   constexpr std::size_t n = 2000;
-  std::size_t checked = 0;
+  std::size_t checked = 0, smooth_checked = 0;
+  double worst_float = 0;
   for (std::size_t fi = 0; fi < std::size(k_fields); ++fi) {
     const auto& [recipe, dims] = k_fields[fi];
     const std::string r = recipe;
@@ -268,8 +269,39 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
     }
     EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
     ++checked;
+    // Float, on the smooth fields (no kink where float and double may take either side): the
+    // partials within 16 x gradient_tolerance of the double path, points scaled below 256.
+    const bool smooth =
+        r.find("turbulence") == std::string::npos && r.find("ridged") == std::string::npos &&
+        r.find("billow") == std::string::npos && r.find("linear") == std::string::npos;
+    if (!smooth) continue;
+    double top = f.fractal().frequency();
+    for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
+    const double shrink = std::min(1.0, 250.0 / (40.0 * top));
+    std::vector<float> pf(pd.size());
+    for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
+    const auto gf = run_on_gpu(perlin::shader_source(f, {.dims = dims}), dims, pf, error, true);
+    ASSERT_TRUE(error.empty()) << error;
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double q[4], g[4];
+      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
+      const double want =
+          f.eval<double>(std::span<const double>(q, dims), std::span<double>(g, dims));
+      EXPECT_LE(std::abs(gf[i * (dims + 1)] - want),
+                k_float_shader_factor * perlin::value_tolerance(f));
+      for (std::size_t k = 0; k < dims; ++k) {
+        worst = std::max(
+            worst, std::abs(gf[i * (dims + 1) + 1 + k] - g[k]) / perlin::gradient_tolerance(f));
+      }
+    }
+    EXPECT_LE(worst, k_float_shader_factor) << "float partials over the tolerance";
+    worst_float = std::max(worst_float, worst);
+    ++smooth_checked;
   }
   EXPECT_GE(checked, 13u);
+  EXPECT_GE(smooth_checked, 6u);
+  std::printf("float derivative shaders: worst partial %.3g x gradient_tolerance\n", worst_float);
 }
 
 /// Writes `text` to `path`.
