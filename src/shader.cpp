@@ -45,6 +45,13 @@ struct writer {
     if (hlsl()) return "static const " + t + " " + name + "[" + size + "] = {" + body + "};";
     return "const " + t + " " + name + "[" + size + "] = " + t + "[" + size + "](" + body + ");";
   }
+  [[nodiscard]] std::string ivec(std::size_t n) const {
+    if (n == 1) return "int";
+    return (hlsl() ? "int" : "ivec") + std::to_string(n);
+  }
+  [[nodiscard]] std::string int_array4(const std::string& body) const {
+    return hlsl() ? "{" + body + "}" : "int[4](" + body + ")";
+  }
   /// The right-hand side that initialises a local array of 4.
   [[nodiscard]] std::string array4(const std::string& body) const {
     return hlsl() ? "{" + body + "}" : type() + "[4](" + body + ")";
@@ -76,6 +83,20 @@ std::string join(const std::vector<V>& v, F&& f) {
 }
 
 }  // namespace
+
+shader_coordinate split_for_shader(double x) {
+  const double cell = std::floor(x);
+  if (!(cell >= -2147483648.0 && cell <= 2147483647.0))
+    detail::throw_invalid("x", "the cell of a split coordinate is a 32-bit int");
+  shader_coordinate s{static_cast<std::int32_t>(cell), static_cast<float>(x - cell)};
+  if (s.frac >= 1.0f) {  // rounded up to 1: the next cell's 0
+    if (s.cell == 2147483647)
+      detail::throw_invalid("x", "the cell of a split coordinate is a 32-bit int");
+    ++s.cell;
+    s.frac = 0.0f;
+  }
+  return s;
+}
 
 shader_language parse_shader_language(std::string_view name) {
   if (name == "glsl") return shader_language::glsl;
@@ -134,6 +155,37 @@ std::string shader_source(const field& f, const shader_options& o) {
       }
     }
   }
+  // The split form (perlin_field_split): every octave frequency a whole number the float type
+  // holds exactly, the lattice axes the caller's (no rotation), modulo periods whose products stay
+  // in 32-bit ints. Then octave i's lattice coordinate of cell + frac is the integer
+  // cell * F_i + floor(offset) plus the float frac * F_i + fract(offset), exact in the integer
+  // part.
+  std::string no_split;
+  if (rotated) no_split = "the rotated plane mixes the axes";
+  for (const double v : freq) {
+    if (v != std::floor(v) || v > 16777216.0)
+      no_split = "an octave frequency is not a whole number up to 2^24";
+  }
+  for (const int P : period) {
+    if (P > 46340) no_split = "a period above 46340 (its products would pass 2^31)";
+  }
+  std::vector<int> ifreq, ioff, freq_mod, off_mod;
+  std::vector<double> foff;
+  if (o.split && no_split.empty()) {
+    for (std::size_t i = 0; i < freq.size(); ++i) {
+      ifreq.push_back(static_cast<int>(freq[i]));
+      for (std::size_t k = 0; k < L; ++k) {
+        const double v = fr.decorrelate() ? off[i * L + k] : 0.0;
+        const double whole = std::floor(v);
+        ioff.push_back(static_cast<int>(whole));
+        foff.push_back(v - whole);
+        const int P = period[i * L + k];
+        freq_mod.push_back(P > 0 ? static_cast<int>(static_cast<std::int64_t>(freq[i]) % P) : 0);
+        off_mod.push_back(P > 0 ? static_cast<int>(static_cast<std::int64_t>(whole) % P) : 0);
+      }
+    }
+  }
+  const bool split = o.split && no_split.empty();
   const auto& perm = f.lattice().perm();
   std::vector<int> p(512);
   for (std::size_t i = 0; i < 512; ++i) p[i] = perm[i];
@@ -178,6 +230,13 @@ std::string shader_source(const field& f, const shader_options& o) {
   w.line(w.const_array(T, "perlin_offset", n_off, join(off, real)));
   w.line(w.const_array("int", "perlin_mask", n_off, join(mask, num)));
   w.line(w.const_array("int", "perlin_period", n_off, join(period, num)));
+  if (split) {
+    w.line(w.const_array("int", "perlin_ifreq", n_oct, join(ifreq, num)));
+    w.line(w.const_array("int", "perlin_ioffset", n_off, join(ioff, num)));
+    w.line(w.const_array(T, "perlin_foffset", n_off, join(foff, real)));
+    w.line(w.const_array("int", "perlin_freq_mod", n_off, join(freq_mod, num)));
+    w.line(w.const_array("int", "perlin_offset_mod", n_off, join(off_mod, num)));
+  }
 
   // Ken Perlin's fade and lerp in his order; `precise` forbids fused multiply-adds.
   w.line(T + " perlin_fade(" + T + " t) {\n  " + w.pre() + T + " r = t * t * t * (t * (t * " +
@@ -257,18 +316,41 @@ std::string shader_source(const field& f, const shader_options& o) {
 
   // One octave of L-D improved or value noise: reference.hpp's improved<L> or value<L>, step for
   // step; with `deriv`, also its L partials into dq.
-  const auto emit_noise = [&](bool deriv) {
-    w.line(T + (deriv ? " perlin_noise_deriv(" : " perlin_noise(") + T + " q[4], int o" +
-           (deriv ? ", out " + T + " dq[4]" : std::string()) + ") {");
+  // With `split`: the lattice cell of octave o from the caller's integer cell and float fraction
+  // (perlin_field_split), the integer part in ints (wrapping is harmless under a mask; modulo
+  // periods reduce each factor first).
+  const auto emit_noise = [&](bool deriv, bool split_form = false) {
+    const std::string name =
+        split_form ? " perlin_noise_split(int cell[4], " + T + " frac[4], int o"
+        : deriv    ? " perlin_noise_deriv(" + T + " q[4], int o, out " + T + " dq[4]"
+                   : " perlin_noise(" + T + " q[4], int o";
+    w.line(T + name + ") {");
     w.line("  int i0[4], i1[4];\n  " + T + " f[4], u[4];");
     w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
-    w.line("    " + w.pre() + T + " fl = floor(q[k]);");
-    w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
-    w.line("    int m = perlin_mask[o * " + Ls + " + k];");
-    w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-    w.line("      int P = perlin_period[o * " + Ls + " + k];");
-    w.line("      int r = i >= 0 ? i % P : P - 1 - ((-(i + 1)) % P);");
-    w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+    const std::string at = "o * " + Ls + " + k";
+    if (split_form) {
+      w.line("    " + w.pre() + T + " v = frac[k] * perlin_freq[o] + perlin_foffset[" + at + "];");
+      w.line("    " + w.pre() + T + " fl = floor(v);");
+      w.line("    f[k] = v - fl;\n    u[k] = " + weight + ";\n    int whole = int(fl);");
+      w.line("    int m = perlin_mask[" + at + "];");
+      w.line("    if (m >= 0) {");
+      w.line("      int i = cell[k] * perlin_ifreq[o] + perlin_ioffset[" + at + "] + whole;");
+      w.line("      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
+      w.line("      int P = perlin_period[" + at + "];");
+      w.line("      int cm = cell[k] >= 0 ? cell[k] % P : P - 1 - ((-(cell[k] + 1)) % P);");
+      w.line("      int wm = whole >= 0 ? whole % P : P - 1 - ((-(whole + 1)) % P);");
+      w.line("      int r = ((cm * perlin_freq_mod[" + at + "]) % P + perlin_offset_mod[" + at +
+             "] + wm) % P;");
+      w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+    } else {
+      w.line("    " + w.pre() + T + " fl = floor(q[k]);");
+      w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
+      w.line("    int m = perlin_mask[" + at + "];");
+      w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
+      w.line("      int P = perlin_period[" + at + "];");
+      w.line("      int r = i >= 0 ? i % P : P - 1 - ((-(i + 1)) % P);");
+      w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+    }
     w.line("  int h[16];\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  int n = 2;");
     w.line("  for (int k = 1; k < " + depth + "; ++k) {");
     w.line("    if (k < " + Ls + ") {");
@@ -326,22 +408,31 @@ std::string shader_source(const field& f, const shader_options& o) {
   };
   emit_noise(false);
   if (o.derivatives) emit_noise(true);
+  if (split) emit_noise(false, true);
 
   // The field: the plane, then fractal.cpp's octave loop for the kind; with `deriv`, the
   // gradient accumulated as fractal.cpp does and turned back from the rotated plane (field.cpp).
   const std::string arg = w.vec(o.dims);
-  const auto emit_field = [&](bool deriv) {
-    w.line(T + (deriv ? " perlin_field_deriv(" : " perlin_field(") + arg + " p" +
-           (deriv ? ", out " + arg + " gradient" : std::string()) + ") {");
+  const auto emit_field = [&](bool deriv, bool split_form = false) {
     const char* comp[4] = {"x", "y", "z", "w"};
-    std::string init;
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (k != 0) init += ", ";
-      init +=
-          k < o.dims ? (o.dims == 1 ? std::string("p") : std::string("p.") + comp[k]) : w.lit(0);
+    const auto spread = [&](const std::string& v, const std::string& zero) {
+      std::string init;
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (k != 0) init += ", ";
+        init += k < o.dims ? (o.dims == 1 ? v : v + "." + comp[k]) : zero;
+      }
+      return init;
+    };
+    if (split_form) {
+      w.line(T + " perlin_field_split(" + w.ivec(o.dims) + " cell, " + arg + " frac) {");
+      w.line("  int c[4] = " + w.int_array4(spread("cell", "0")) + ";");
+      w.line("  " + T + " fr[4] = " + w.array4(spread("frac", w.lit(0))) + ";");
+    } else {
+      w.line(T + (deriv ? " perlin_field_deriv(" : " perlin_field(") + arg + " p" +
+             (deriv ? ", out " + arg + " gradient" : std::string()) + ") {");
+      w.line("  " + T + " x[4] = " + w.array4(spread("p", w.lit(0))) + ";");
     }
-    w.line("  " + T + " x[4] = " + w.array4(init) + ";");
-    if (rotated) {
+    if (rotated && !split_form) {
       // detail::rotated: lattice j = sum over k < min(3, dims) of x_k k_rot[k][j], from 0.
       for (std::size_t j = 0; j < 3; ++j) {
         std::string s = "  " + w.pre() + T + " r" + std::to_string(j) + " = " + w.lit(0);
@@ -360,12 +451,16 @@ std::string shader_source(const field& f, const shader_options& o) {
       w.line("  " + T + " dweight[4] = " + zero4 + ";");
     }
     w.line("  for (int o = 0; o < " + N + "; ++o) {");
-    w.line("    " + T + " q[4];");
-    w.line("    for (int k = 0; k < " + Ls + "; ++k) {");
-    w.line("      " + w.pre() + T + " v = x[k] * perlin_freq[o];");
-    if (fr.decorrelate()) w.line("      v = v + perlin_offset[o * " + Ls + " + k];");
-    w.line("      q[k] = v;\n    }");
-    if (deriv) {
+    if (!split_form) {
+      w.line("    " + T + " q[4];");
+      w.line("    for (int k = 0; k < " + Ls + "; ++k) {");
+      w.line("      " + w.pre() + T + " v = x[k] * perlin_freq[o];");
+      if (fr.decorrelate()) w.line("      v = v + perlin_offset[o * " + Ls + " + k];");
+      w.line("      q[k] = v;\n    }");
+    }
+    if (split_form) {
+      w.line("    " + w.pre() + T + " n = perlin_noise_split(c, fr, o);");
+    } else if (deriv) {
       w.line("    " + T + " dn[4];");
       w.line("    " + w.pre() + T + " n = perlin_noise_deriv(q, o, dn);");
       w.line("    " + T + " ds[4];");
@@ -437,6 +532,11 @@ std::string shader_source(const field& f, const shader_options& o) {
   };
   emit_field(false);
   if (o.derivatives) emit_field(true);
+  if (split) {
+    emit_field(false, true);
+  } else if (o.split) {
+    w.line("// perlin_field_split is not written for this field: " + no_split + ".");
+  }
   return w.out;
 }
 

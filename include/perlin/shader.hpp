@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,7 +33,21 @@ struct shader_options {
   /// Also `T perlin_field_deriv(vecD p, out vecD gradient)`: the value (perlin_field's bits)
   /// and its D analytic partials (an out parameter: GLSL has no vec5 for 4-D).
   bool derivatives = true;
+  /// Also `T perlin_field_split(ivecD cell, vecD frac)`: the field at cell + frac, frac in
+  /// [0, 1), for coordinates far from the origin (the caller splits them in double:
+  /// perlin::split_coordinates). Written where every octave frequency is a whole number up to
+  /// 2^24, the plane is aligned and modulo periods stay up to 46340; else a comment says why.
+  bool split = true;
 };
+
+/// A coordinate split for perlin_field_split: x = cell + frac, cell = floor(x), frac in [0, 1)
+/// rounded to float (so |cell + frac - x| <= 2^-25). Throws perlin::invalid_argument for x that
+/// is not finite or whose cell does not fit in a 32-bit int.
+struct shader_coordinate {
+  std::int32_t cell = 0;
+  float frac = 0;
+};
+[[nodiscard]] shader_coordinate split_for_shader(double x);
 
 /// One self-contained source that defines `perlin_field` for the field: Ken Perlin's or the
 /// seeded permutation and every octave's frequency, amplitude, offsets and periods baked in as
