@@ -243,6 +243,17 @@ std::string shader_source(const field& f, const shader_options& o) {
          w.lit(6) + " - " + w.lit(15) + ") + " + w.lit(10) + ");\n  return r;\n}");
   w.line(T + " perlin_lerp(" + T + " t, " + T + " a, " + T + " b) {\n  " + w.pre() + T +
          " r = a + t * (b - a);\n  return r;\n}");
+  // Inside a function of t: x = pi min(t, 1 - t) and x2 = x * x, and the Horner form of
+  // sum_k c_k x2^k (coefficients from the constant term up): the cosine interpolation's series.
+  constexpr double k_pi = 3.14159265358979323846;
+  const auto mirrored_series = [&](std::initializer_list<double> c) {
+    w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
+    w.line("  " + w.pre() + T + " x = " + w.lit(k_pi) + " * a;\n  " + w.pre() + T + " x2 = x * x;");
+    const std::vector<double> v(c);
+    std::string series = w.lit(v.back());
+    for (std::size_t k = v.size() - 1; k-- > 0;) series = w.lit(v[k]) + " + x2 * (" + series + ")";
+    return series;
+  };
   // The blend weight of an axis (reference.hpp's interp_weight for value noise).
   std::string weight = "perlin_fade(f[k])";
   switch (interp) {
@@ -253,13 +264,10 @@ std::string shader_source(const field& f, const shader_options& o) {
       // (1 - cos(pi t)) / 2 with cos from its Taylor series on [0, pi/2], mirrored for t > 1/2
       // (1 - t is exact there): a GPU's cos need not be accurate (SwiftShader's is off by 2e-4;
       // the series, by 7e-9).
-      const double pi = 3.14159265358979323846;
       w.line(T + " perlin_cos_half(" + T + " t) {");
-      w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
-      w.line("  " + w.pre() + T + " x = " + w.lit(pi) + " * a;\n  " + w.pre() + T + " x2 = x * x;");
-      std::string series = w.lit(1.0 / 479001600.0);
-      for (const double c : {-1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0, -0.5, 1.0})
-        series = w.lit(c) + " + x2 * (" + series + ")";
+      const std::string series =
+          mirrored_series({1.0, -0.5, 1.0 / 24.0, -1.0 / 720.0, 1.0 / 40320.0, -1.0 / 3628800.0,
+                           1.0 / 479001600.0});
       w.line("  " + w.pre() + T + " c = " + series + ";");
       w.line("  return t <= " + w.lit(0.5) + " ? c : -c;\n}");
       w.line(T + " perlin_cosine(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(0.5) + " - " +
@@ -288,16 +296,11 @@ std::string shader_source(const field& f, const shader_options& o) {
         break;
       case interpolation::cosine: {
         // (pi / 2) sin(pi t), sin(pi t) = sin(pi min(t, 1 - t)) from its Taylor series.
-        const double pi = 3.14159265358979323846;
         w.line(T + " perlin_dcosine(" + T + " t) {");
-        w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
-        w.line("  " + w.pre() + T + " x = " + w.lit(pi) + " * a;\n  " + w.pre() + T +
-               " x2 = x * x;");
-        std::string series = w.lit(1.0 / 6227020800.0);
-        for (const double c :
-             {-1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0, 1.0})
-          series = w.lit(c) + " + x2 * (" + series + ")";
-        w.line("  " + w.pre() + T + " r = " + w.lit(0.5 * pi) + " * (x * (" + series + "));");
+        const std::string series =
+            mirrored_series({1.0, -1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0,
+                             -1.0 / 39916800.0, 1.0 / 6227020800.0});
+        w.line("  " + w.pre() + T + " r = " + w.lit(0.5 * k_pi) + " * (x * (" + series + "));");
         w.line("  return r;\n}");
         dweight = "perlin_dcosine(f[k])";
         break;
