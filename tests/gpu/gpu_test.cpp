@@ -18,6 +18,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perlin/perlin.hpp"
@@ -178,7 +179,13 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
   std::uniform_real_distribution<double> u(-40, 40);
   constexpr std::size_t n = 10000;
   double worst_ratio = 0;
-  for (const auto& [recipe, dims] : k_fields) {
+  // llvmpipe compiles a shader in one to two seconds: 17 of the 30 fields (the 13 that repeat
+  // another's kind, plane and period in a different setting are left to the derivative test,
+  // whose double values are compared too, and to the SPIR-V test).
+  const std::size_t repeats[] = {1, 5, 9, 11, 13, 15, 16, 17, 18, 21, 22, 23, 25};
+  for (std::size_t fi = 0; fi < std::size(k_fields); ++fi) {
+    if (std::find(std::begin(repeats), std::end(repeats), fi) != std::end(repeats)) continue;
+    const auto& [recipe, dims] = k_fields[fi];
     SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
     const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
     std::vector<double> pd(n * dims);
@@ -230,8 +237,8 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
 
 TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
   // perlin_field_deriv in double: the value and every partial equal field::eval's with a
-  // gradient, for 12 fields of the list (every fractal kind, both bases, periods, the rotated
-  // plane, 1-D to 4-D; 2,000 points each).
+  // gradient, for 8 fields of the list (fBm, ridged, billow, turbulence, both bases, periods,
+  // the rotated plane, 1-D, 2-D and 4-D; 2,000 points each).
   if (!context().ok) GTEST_SKIP() << context().why;
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> u(-40, 40);
@@ -243,17 +250,18 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
     const std::string r = recipe;
     if (r.find("cosine") != std::string::npos) continue;
     // A field of each kind and each base (their compilation on llvmpipe is what takes the time).
-    static const char* const picks[] = {
-        "perlin=1&period=5,7",
-        "perlin=1&fractal=fbm&octaves=6&normalize=1&decorrelate=1",
-        "perlin=1&fractal=turbulence&octaves=4&seed=3",
-        "perlin=1&fractal=ridged&octaves=5&ridged-offset=0.9&ridged-gain=3",
-        "perlin=1&fractal=billow&octaves=3&decorrelate=1",
-        "perlin=1&plane=rotated&fractal=ridged&octaves=4",
-        "perlin=1&noise=value&period=7&fractal=ridged&octaves=3",
-        "perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3",
-        "perlin=1"};
-    if (std::find(std::begin(picks), std::end(picks), r) == std::end(picks)) continue;
+    static const std::pair<std::string_view, std::size_t> picks[] = {
+        {"perlin=1", 1},
+        {"perlin=1", 4},
+        {"perlin=1&period=5,7", 2},
+        {"perlin=1&fractal=fbm&octaves=6&normalize=1&decorrelate=1", 2},
+        {"perlin=1&fractal=ridged&octaves=5&ridged-offset=0.9&ridged-gain=3", 2},
+        {"perlin=1&fractal=billow&octaves=3&decorrelate=1", 4},
+        {"perlin=1&plane=rotated&fractal=ridged&octaves=4", 4},
+        {"perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3", 1}};
+    if (std::find(std::begin(picks), std::end(picks),
+                  std::pair<std::string_view, std::size_t>(r, dims)) == std::end(picks))
+      continue;
     SCOPED_TRACE(r + " dims " + std::to_string(dims));
     const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
     std::vector<double> pd(n * dims);
@@ -302,8 +310,8 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
     worst_float = std::max(worst_float, worst);
     ++smooth_checked;
   }
-  EXPECT_GE(checked, 12u);
-  EXPECT_GE(smooth_checked, 6u);
+  EXPECT_GE(checked, 8u);
+  EXPECT_GE(smooth_checked, 4u);
   std::printf("float derivative shaders: worst partial %.3g x gradient_tolerance\n", worst_float);
 }
 
@@ -315,12 +323,10 @@ TEST(GpuContract, TheSplitFormKeepsFloatPrecisionFarFromTheOrigin) {
   std::mt19937_64 rng(3);
   constexpr std::size_t n = 2000;
   const std::pair<const char*, std::size_t> fields[] = {
-      {"perlin=1", 3},
       {"perlin=1&seed=9&fractal=fbm&octaves=3", 2},
       {"perlin=1&fractal=ridged&octaves=3&decorrelate=1", 3},
       {"perlin=1&period=5,7&fractal=fbm&octaves=3", 2},
-      {"perlin=1&noise=value&interp=cubic&fractal=billow&octaves=2", 4},
-      {"perlin=1&frequency=4&fractal=turbulence&octaves=2", 1}};
+      {"perlin=1&noise=value&interp=cubic&fractal=billow&octaves=2&frequency=4", 4}};
   double worst = 0, plain_worst = 0;
   for (const auto& [recipe, dims] : fields) {
     {
