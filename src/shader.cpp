@@ -52,6 +52,11 @@ struct writer {
   [[nodiscard]] std::string int_array4(const std::string& body) const {
     return hlsl() ? "{" + body + "}" : "int[4](" + body + ")";
   }
+  /// `T name(T t)` returning `expr` of t, computed without fused multiply-adds.
+  void function_of_t(const std::string& name, const std::string& expr) {
+    line(type() + " " + name + "(" + type() + " t) {\n  " + pre() + type() + " r = " + expr +
+         ";\n  return r;\n}");
+  }
   /// The right-hand side that initialises a local array of 4.
   [[nodiscard]] std::string array4(const std::string& body) const {
     return hlsl() ? "{" + body + "}" : type() + "[4](" + body + ")";
@@ -239,8 +244,8 @@ std::string shader_source(const field& f, const shader_options& o) {
   }
 
   // Ken Perlin's fade and lerp in his order; `precise` forbids fused multiply-adds.
-  w.line(T + " perlin_fade(" + T + " t) {\n  " + w.pre() + T + " r = t * t * t * (t * (t * " +
-         w.lit(6) + " - " + w.lit(15) + ") + " + w.lit(10) + ");\n  return r;\n}");
+  w.function_of_t("perlin_fade", "t * t * t * (t * (t * " + w.lit(6) + " - " + w.lit(15) + ") + " +
+                                     w.lit(10) + ")");
   w.line(T + " perlin_lerp(" + T + " t, " + T + " a, " + T + " b) {\n  " + w.pre() + T +
          " r = a + t * (b - a);\n  return r;\n}");
   // Inside a function of t: x = pi min(t, 1 - t) and x2 = x * x, and the Horner form of
@@ -270,14 +275,12 @@ std::string shader_source(const field& f, const shader_options& o) {
                            1.0 / 479001600.0});
       w.line("  " + w.pre() + T + " c = " + series + ";");
       w.line("  return t <= " + w.lit(0.5) + " ? c : -c;\n}");
-      w.line(T + " perlin_cosine(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(0.5) + " - " +
-             w.lit(0.5) + " * perlin_cos_half(t);\n  return r;\n}");
+      w.function_of_t("perlin_cosine", w.lit(0.5) + " - " + w.lit(0.5) + " * perlin_cos_half(t)");
       weight = "perlin_cosine(f[k])";
       break;
     }
     case interpolation::cubic:
-      w.line(T + " perlin_cubic(" + T + " t) {\n  " + w.pre() + T + " r = t * t * (" + w.lit(3) +
-             " - " + w.lit(2) + " * t);\n  return r;\n}");
+      w.function_of_t("perlin_cubic", "t * t * (" + w.lit(3) + " - " + w.lit(2) + " * t)");
       weight = "perlin_cubic(f[k])";
       break;
     case interpolation::quintic:
@@ -288,8 +291,8 @@ std::string shader_source(const field& f, const shader_options& o) {
   // the derivatives.
   std::string dweight = "perlin_dfade(f[k])";
   if (o.derivatives) {
-    w.line(T + " perlin_dfade(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(30) +
-           " * t * t * (t - " + w.lit(1) + ") * (t - " + w.lit(1) + ");\n  return r;\n}");
+    w.function_of_t("perlin_dfade",
+                    w.lit(30) + " * t * t * (t - " + w.lit(1) + ") * (t - " + w.lit(1) + ")");
     switch (interp) {
       case interpolation::linear:
         dweight = w.lit(1);
@@ -306,8 +309,7 @@ std::string shader_source(const field& f, const shader_options& o) {
         break;
       }
       case interpolation::cubic:
-        w.line(T + " perlin_dcubic(" + T + " t) {\n  " + w.pre() + T + " r = " + w.lit(6) +
-               " * t * (" + w.lit(1) + " - t);\n  return r;\n}");
+        w.function_of_t("perlin_dcubic", w.lit(6) + " * t * (" + w.lit(1) + " - t)");
         dweight = "perlin_dcubic(f[k])";
         break;
       case interpolation::quintic:

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perlin/pending_file.hpp"
@@ -21,6 +22,22 @@ struct crs {
   bool geographic = false;  ///< latitude and longitude (EPSG:4326), else projected (EPSG:32633)
   std::string name;         ///< "WGS 84", "WGS 84 / UTM zone 33N"
 };
+
+/// N of "EPSG:N" (the prefix in any case, N from 1 to 65535, GeoTIFF's key range), or 0 for
+/// other text: the syntax alone, without PROJ (parse_crs looks N up).
+[[nodiscard]] inline int epsg_code(std::string_view text) noexcept {
+  if (text.size() < 6 || text.size() > 10) return 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const char c = text[i] >= 'a' && text[i] <= 'z' ? static_cast<char>(text[i] - 32) : text[i];
+    if (c != "EPSG:"[i]) return 0;
+  }
+  int code = 0;
+  for (const char c : text.substr(5)) {
+    if (c < '0' || c > '9') return 0;
+    code = code * 10 + (c - '0');
+  }
+  return code >= 1 && code <= 65535 ? code : 0;
+}
 
 /// Parses "EPSG:N" (any case) and looks N up in PROJ's database. Throws
 /// perlin::invalid_argument naming `option` for text that is not EPSG:N, a code PROJ does not

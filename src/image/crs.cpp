@@ -2,8 +2,6 @@
 // system that exists, with the right model type (geographic or projected).
 #include <proj.h>
 
-#include <cctype>
-#include <charconv>
 #include <memory>
 #include <string>
 
@@ -31,15 +29,9 @@ crs parse_crs(const std::string& text, const char* option) {
   const auto bad = [&](const std::string& why) -> crs {
     detail::throw_invalid(option, "'" + text.substr(0, 64) + "' " + why);
   };
-  std::string prefix = text.substr(0, std::min<std::size_t>(5, text.size()));
-  for (char& c : prefix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (prefix != "EPSG:") return bad("is not EPSG:N (such as EPSG:4326 or EPSG:32633)");
-  int code = 0;
-  const char* first = text.data() + 5;
-  const char* last = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(first, last, code);
-  if (first == last || ec != std::errc() || ptr != last || code < 1 || code > 65535)
-    return bad("is not EPSG:N with N from 1 to 65535");
+  const int code = epsg_code(text);
+  if (code == 0)
+    return bad("is not EPSG:N with N from 1 to 65535 (such as EPSG:4326 or EPSG:32633)");
   const std::unique_ptr<PJ_CONTEXT, context_deleter> ctx(proj_context_create());
   if (!ctx) detail::throw_io("PROJ: cannot start");
   proj_log_func(ctx.get(), nullptr, proj_quiet);

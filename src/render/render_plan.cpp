@@ -13,6 +13,7 @@
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
+#include "perlin/tiff_writer.hpp"
 #include "runtime/text.hpp"
 
 namespace perlin_render {
@@ -412,13 +413,7 @@ void resolve_file_layout(const render_options& o, render_plan& r) {
       throw usage_error("--geo-origin and --geo-pixel-size need --crs EPSG:N");
   } else {
     if (!tiff) throw usage_error("--crs: georeferencing is written as GeoTIFF tags; write a .tif");
-    const std::string prefix = lower(o.crs.substr(0, 5));
-    std::size_t code = 0;
-    const char* end = o.crs.data() + o.crs.size();
-    const auto [ptr, ec] =
-        std::from_chars(o.crs.data() + std::min<std::size_t>(5, o.crs.size()), end, code);
-    if (prefix != "epsg:" || o.crs.size() <= 5 || ec != std::errc() || ptr != end || code < 1 ||
-        code > 65535) {
+    if (perlin::epsg_code(o.crs) == 0) {
       throw usage_error("--crs: '" + o.crs +
                         "' is not EPSG:N with N from 1 to 65535 (such as EPSG:4326 or EPSG:32633)");
     }
