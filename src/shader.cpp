@@ -1,4 +1,4 @@
-// GLSL for a field (shader.hpp): the scalar path's operations, in its order, as shader code, with
+// Shader code for a field (shader.hpp): the scalar path's operations, in its order, as shader code, with
 // every octave's constants computed here by the same octave walk (detail/octaves.hpp), so that
 // the double-precision shader gives the C++ double path's values (docs/gpu.md).
 #include "perlin/shader.hpp"
@@ -13,6 +13,7 @@
 #include "detail/primitives.hpp"
 #include "detail/rotation.hpp"
 #include "detail/wrap.hpp"
+#include "shader_writer.hpp"
 
 namespace perlin {
 
@@ -20,62 +21,6 @@ namespace {
 
 /// The largest period a shader's int arithmetic reduces by (modulo periods only).
 constexpr std::uint64_t k_max_shader_period = 2147483647;
-
-struct writer {
-  bool dbl;
-  shader_language lang;
-  std::string out;
-
-  [[nodiscard]] bool hlsl() const { return lang == shader_language::hlsl; }
-  [[nodiscard]] std::string type() const { return dbl ? "double" : "float"; }
-  [[nodiscard]] std::string vec(std::size_t n) const {
-    if (n == 1) return type();
-    if (hlsl()) return type() + std::to_string(n);
-    return (dbl ? "dvec" : "vec") + std::to_string(n);
-  }
-  /// The qualifier that forbids fused multiply-adds: GLSL 4.00+ and HLSL have it; GLSL ES 3.00
-  /// (WebGL2) does not, so its bits are not promised (docs/gpu.md).
-  [[nodiscard]] std::string pre() const {
-    return lang == shader_language::glsl_es ? "" : "precise ";
-  }
-  /// A global constant array: GLSL's constructor, or HLSL's static initializer list.
-  [[nodiscard]] std::string const_array(const std::string& t, const std::string& name,
-                                        std::size_t n, const std::string& body) const {
-    const std::string size = std::to_string(n);
-    if (hlsl()) return "static const " + t + " " + name + "[" + size + "] = {" + body + "};";
-    return "const " + t + " " + name + "[" + size + "] = " + t + "[" + size + "](" + body + ");";
-  }
-  [[nodiscard]] std::string ivec(std::size_t n) const {
-    if (n == 1) return "int";
-    return (hlsl() ? "int" : "ivec") + std::to_string(n);
-  }
-  [[nodiscard]] std::string int_array4(const std::string& body) const {
-    return hlsl() ? "{" + body + "}" : "int[4](" + body + ")";
-  }
-  /// `T name(T t)` returning `expr` of t, computed without fused multiply-adds.
-  void function_of_t(const std::string& name, const std::string& expr) {
-    line(type() + " " + name + "(" + type() + " t) {\n  " + pre() + type() + " r = " + expr +
-         ";\n  return r;\n}");
-  }
-  /// The right-hand side that initialises a local array of 4.
-  [[nodiscard]] std::string array4(const std::string& body) const {
-    return hlsl() ? "{" + body + "}" : type() + "[4](" + body + ")";
-  }
-  /// A literal that parses back to exactly v (17 significant digits for double, 9 for float).
-  [[nodiscard]] std::string lit(double v) const {
-    char buf[40];
-    if (dbl) {
-      std::snprintf(buf, sizeof buf, "%.17g", v);
-    } else {
-      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(static_cast<float>(v)));
-    }
-    std::string s = buf;
-    if (s.find_first_of(".en") == std::string::npos) s += ".0";
-    if (dbl) s += "LF";
-    return s;
-  }
-  void line(const std::string& s) { out += s + "\n"; }
-};
 
 template <class V, class F>
 std::string join(const std::vector<V>& v, F&& f) {
@@ -107,7 +52,8 @@ shader_language parse_shader_language(std::string_view name) {
   if (name == "glsl") return shader_language::glsl;
   if (name == "glsl-es") return shader_language::glsl_es;
   if (name == "hlsl") return shader_language::hlsl;
-  detail::throw_invalid("lang", "'" + std::string(name) + "' is not glsl, glsl-es or hlsl");
+  if (name == "wgsl") return shader_language::wgsl;
+  detail::throw_invalid("lang", "'" + std::string(name) + "' is not glsl, glsl-es, hlsl or wgsl");
 }
 
 std::string shader_source(const field& f, const shader_options& o) {
@@ -131,11 +77,11 @@ std::string shader_source(const field& f, const shader_options& o) {
   const int octaves = fr.active_octaves();
   if (o.language != shader_language::glsl && o.double_precision) {
     detail::throw_invalid("precision",
-                          "double precision is written for desktop GLSL (4.00+) only: GLSL ES and "
-                          "WebGL have no doubles, and HLSL's doubles have no floor");
+                          "double precision is written for desktop GLSL (4.00+) only: GLSL ES, "
+                          "WebGL and WGSL have no doubles, and HLSL's doubles have no floor");
   }
-  writer w{o.double_precision, o.language, {}};
-  const std::string T = w.type();
+  detail::shader_writer w(o.language, o.double_precision);
+  const std::string T = w.real(), I = w.integer();
 
   // Per octave: frequency, amplitude, offsets, and the wrap of each axis (mask, or a period).
   std::vector<double> freq, amp, off;
@@ -199,6 +145,7 @@ std::string shader_source(const field& f, const shader_options& o) {
 
   const char* needs = o.language == shader_language::hlsl      ? "HLSL shader model 4.0"
                       : o.language == shader_language::glsl_es ? "GLSL ES 3.00 (WebGL2)"
+                      : o.language == shader_language::wgsl    ? "WGSL (WebGPU 1.0)"
                       : o.double_precision                     ? "GLSL 4.00"
                                                                : "GLSL 1.30";
   w.line("// perlin_field: " + std::string(o.double_precision ? "double" : "float") + ", " +
@@ -209,7 +156,7 @@ std::string shader_source(const field& f, const shader_options& o) {
     // lattice cells need 32. These set the defaults for what follows.
     w.line("precision highp float;\nprecision highp int;");
   }
-  w.line(w.const_array("int", "perlin_p", 512, "\n    " + join(p, num)));
+  w.line(w.const_array(I, "perlin_p", 512, "\n    " + join(p, num)));
   std::vector<int> grad;
   if (L == 4) {
     for (const auto& g : detail::k_grad4)
@@ -220,7 +167,7 @@ std::string shader_source(const field& f, const shader_options& o) {
   }
   const std::size_t cols = L == 4 ? 4 : 3;
   if (improved) {
-    w.line(w.const_array("int", "perlin_grad", grad.size(), "\n    " + join(grad, num)));
+    w.line(w.const_array(I, "perlin_grad", grad.size(), "\n    " + join(grad, num)));
   } else {
     // Value noise's corner levels h / 127.5 - 1, computed here: a GPU's division need not be
     // correctly rounded, a table's entries are exact.
@@ -228,32 +175,33 @@ std::string shader_source(const field& f, const shader_options& o) {
     for (std::size_t h = 0; h < 256; ++h) level[h] = static_cast<double>(h) / 127.5 - 1.0;
     w.line(w.const_array(T, "perlin_level", 256, "\n    " + join(level, real)));
   }
-  const std::string N = std::to_string(octaves), NL = std::to_string(octaves * int(L));
+  const std::string N = std::to_string(octaves);
   const auto n_oct = static_cast<std::size_t>(octaves), n_off = n_oct * L;
   w.line(w.const_array(T, "perlin_freq", n_oct, join(freq, real)));
   w.line(w.const_array(T, "perlin_amp", n_oct, join(amp, real)));
   w.line(w.const_array(T, "perlin_offset", n_off, join(off, real)));
-  w.line(w.const_array("int", "perlin_mask", n_off, join(mask, num)));
-  w.line(w.const_array("int", "perlin_period", n_off, join(period, num)));
+  w.line(w.const_array(I, "perlin_mask", n_off, join(mask, num)));
+  w.line(w.const_array(I, "perlin_period", n_off, join(period, num)));
   if (split) {
-    w.line(w.const_array("int", "perlin_ifreq", n_oct, join(ifreq, num)));
-    w.line(w.const_array("int", "perlin_ioffset", n_off, join(ioff, num)));
+    w.line(w.const_array(I, "perlin_ifreq", n_oct, join(ifreq, num)));
+    w.line(w.const_array(I, "perlin_ioffset", n_off, join(ioff, num)));
     w.line(w.const_array(T, "perlin_foffset", n_off, join(foff, real)));
-    w.line(w.const_array("int", "perlin_freq_mod", n_off, join(freq_mod, num)));
-    w.line(w.const_array("int", "perlin_offset_mod", n_off, join(off_mod, num)));
+    w.line(w.const_array(I, "perlin_freq_mod", n_off, join(freq_mod, num)));
+    w.line(w.const_array(I, "perlin_offset_mod", n_off, join(off_mod, num)));
   }
 
   // Ken Perlin's fade and lerp in his order; `precise` forbids fused multiply-adds.
   w.function_of_t("perlin_fade", "t * t * t * (t * (t * " + w.lit(6) + " - " + w.lit(15) + ") + " +
                                      w.lit(10) + ")");
-  w.line(T + " perlin_lerp(" + T + " t, " + T + " a, " + T + " b) {\n  " + w.pre() + T +
-         " r = a + t * (b - a);\n  return r;\n}");
+  w.line(w.function(T, "perlin_lerp", {{T, "t"}, {T, "a"}, {T, "b"}}) + "\n  " +
+         w.decl(T, "r", "a + t * (b - a)", true) + "\n  return r;\n}");
   // Inside a function of t: x = pi min(t, 1 - t) and x2 = x * x, and the Horner form of
   // sum_k c_k x2^k (coefficients from the constant term up): the cosine interpolation's series.
   constexpr double k_pi = 3.14159265358979323846;
   const auto mirrored_series = [&](std::initializer_list<double> c) {
-    w.line("  " + w.pre() + T + " a = t <= " + w.lit(0.5) + " ? t : " + w.lit(1) + " - t;");
-    w.line("  " + w.pre() + T + " x = " + w.lit(k_pi) + " * a;\n  " + w.pre() + T + " x2 = x * x;");
+    w.line("  " + w.decl(T, "a", w.choose("t <= " + w.lit(0.5), "t", w.lit(1) + " - t"), true));
+    w.line("  " + w.decl(T, "x", w.lit(k_pi) + " * a", true) + "\n  " +
+           w.decl(T, "x2", "x * x", true));
     const std::vector<double> v(c);
     std::string series = w.lit(v.back());
     for (std::size_t k = v.size() - 1; k-- > 0;) series = w.lit(v[k]) + " + x2 * (" + series + ")";
@@ -269,12 +217,12 @@ std::string shader_source(const field& f, const shader_options& o) {
       // (1 - cos(pi t)) / 2 with cos from its Taylor series on [0, pi/2], mirrored for t > 1/2
       // (1 - t is exact there): a GPU's cos need not be accurate (SwiftShader's is off by 2e-4;
       // the series, by 7e-9).
-      w.line(T + " perlin_cos_half(" + T + " t) {");
+      w.line(w.function(T, "perlin_cos_half", {{T, "t"}}));
       const std::string series =
           mirrored_series({1.0, -0.5, 1.0 / 24.0, -1.0 / 720.0, 1.0 / 40320.0, -1.0 / 3628800.0,
                            1.0 / 479001600.0});
-      w.line("  " + w.pre() + T + " c = " + series + ";");
-      w.line("  return t <= " + w.lit(0.5) + " ? c : -c;\n}");
+      w.line("  " + w.decl(T, "c", series, true));
+      w.line("  return " + w.choose("t <= " + w.lit(0.5), "c", "-c") + ";\n}");
       w.function_of_t("perlin_cosine", w.lit(0.5) + " - " + w.lit(0.5) + " * perlin_cos_half(t)");
       weight = "perlin_cosine(f[k])";
       break;
@@ -299,11 +247,11 @@ std::string shader_source(const field& f, const shader_options& o) {
         break;
       case interpolation::cosine: {
         // (pi / 2) sin(pi t), sin(pi t) = sin(pi min(t, 1 - t)) from its Taylor series.
-        w.line(T + " perlin_dcosine(" + T + " t) {");
+        w.line(w.function(T, "perlin_dcosine", {{T, "t"}}));
         const std::string series =
             mirrored_series({1.0, -1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0,
                              -1.0 / 39916800.0, 1.0 / 6227020800.0});
-        w.line("  " + w.pre() + T + " r = " + w.lit(0.5 * k_pi) + " * (x * (" + series + "));");
+        w.line("  " + w.decl(T, "r", w.lit(0.5 * k_pi) + " * (x * (" + series + "))", true));
         w.line("  return r;\n}");
         dweight = "perlin_dcosine(f[k])";
         break;
@@ -318,6 +266,11 @@ std::string shader_source(const field& f, const shader_options& o) {
   }
   const std::string Ls = std::to_string(L), depth = L <= 3 ? "3" : "4";
   const std::string corners = std::to_string(1 << L);
+  // x mod P into [0, P) for an int x of either sign (P > 0), without overflow.
+  const auto mod_p = [&](const std::string& x) {
+    return w.choose(x + " >= 0", x + " % P", "P - 1 - ((-(" + x + " + 1)) % P)");
+  };
+  const std::string wrap_up = "(" + w.choose("r + 1 == P", "0", "r + 1") + ") & 255";
 
   // One octave of L-D improved or value noise: reference.hpp's improved<L> or value<L>, step for
   // step; with `deriv`, also its L partials into dq.
@@ -325,53 +278,65 @@ std::string shader_source(const field& f, const shader_options& o) {
   // (perlin_field_split), the integer part in ints (wrapping is harmless under a mask; modulo
   // periods reduce each factor first).
   const auto emit_noise = [&](bool deriv, bool split_form = false) {
-    const std::string name =
-        split_form ? " perlin_noise_split(int cell[4], " + T + " frac[4], int o"
-        : deriv    ? " perlin_noise_deriv(" + T + " q[4], int o, out " + T + " dq[4]"
-                   : " perlin_noise(" + T + " q[4], int o";
-    w.line(T + name + ") {");
-    w.line("  int i0[4], i1[4];\n  " + T + " f[4], u[4];");
-    w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
+    if (split_form) {
+      w.line(w.function(T, "perlin_noise_split", {{I, "cell", 4}, {T, "frac", 4}, {I, "o"}}));
+    } else if (deriv) {
+      w.line(w.function(T, "perlin_noise_deriv", {{T, "q", 4}, {I, "o"}, {T, "dq", 4, true}}));
+    } else {
+      w.line(w.function(T, "perlin_noise", {{T, "q", 4}, {I, "o"}}));
+    }
+    w.line("  " + w.arrays(I, {"i0", "i1"}, 4) + "\n  " + w.arrays(T, {"f", "u"}, 4));
+    w.line("  " + w.loop("k", Ls));
     const std::string at = "o * " + Ls + " + k";
     if (split_form) {
-      w.line("    " + w.pre() + T + " v = frac[k] * perlin_freq[o] + perlin_foffset[" + at + "];");
-      w.line("    " + w.pre() + T + " fl = floor(v);");
-      w.line("    f[k] = v - fl;\n    u[k] = " + weight + ";\n    int whole = int(fl);");
-      w.line("    int m = perlin_mask[" + at + "];");
+      w.line("    " + w.decl(T, "v", "frac[k] * perlin_freq[o] + perlin_foffset[" + at + "]", true));
+      w.line("    " + w.decl(T, "fl", "floor(v)", true));
+      w.line("    f[k] = v - fl;\n    u[k] = " + weight + ";\n    " +
+             w.decl(I, "whole", w.to_int("fl")));
+      w.line("    " + w.decl(I, "m", "perlin_mask[" + at + "]"));
       w.line("    if (m >= 0) {");
-      w.line("      int i = cell[k] * perlin_ifreq[o] + perlin_ioffset[" + at + "] + whole;");
+      w.line("      " +
+             w.decl(I, "i", "cell[k] * perlin_ifreq[o] + perlin_ioffset[" + at + "] + whole"));
       w.line("      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-      w.line("      int P = perlin_period[" + at + "];");
-      w.line("      int cm = cell[k] >= 0 ? cell[k] % P : P - 1 - ((-(cell[k] + 1)) % P);");
-      w.line("      int wm = whole >= 0 ? whole % P : P - 1 - ((-(whole + 1)) % P);");
-      w.line("      int r = ((cm * perlin_freq_mod[" + at + "]) % P + perlin_offset_mod[" + at +
-             "] + wm) % P;");
-      w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+      w.line("      " + w.decl(I, "P", "perlin_period[" + at + "]"));
+      w.line("      " + w.decl(I, "cm", mod_p("cell[k]")));
+      w.line("      " + w.decl(I, "wm", mod_p("whole")));
+      w.line("      " + w.decl(I, "r",
+                               "((cm * perlin_freq_mod[" + at + "]) % P + perlin_offset_mod[" + at +
+                                   "] + wm) % P"));
+      w.line("      i0[k] = r & 255;\n      i1[k] = " + wrap_up + ";\n    }\n  }");
     } else {
-      w.line("    " + w.pre() + T + " fl = floor(q[k]);");
-      w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    int i = int(fl);");
-      w.line("    int m = perlin_mask[" + at + "];");
+      w.line("    " + w.decl(T, "fl", "floor(q[k])", true));
+      w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    " +
+             w.decl(I, "i", w.to_int("fl")));
+      w.line("    " + w.decl(I, "m", "perlin_mask[" + at + "]"));
       w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-      w.line("      int P = perlin_period[" + at + "];");
-      w.line("      int r = i >= 0 ? i % P : P - 1 - ((-(i + 1)) % P);");
-      w.line("      i0[k] = r & 255;\n      i1[k] = (r + 1 == P ? 0 : r + 1) & 255;\n    }\n  }");
+      w.line("      " + w.decl(I, "P", "perlin_period[" + at + "]"));
+      w.line("      " + w.decl(I, "r", mod_p("i")));
+      w.line("      i0[k] = r & 255;\n      i1[k] = " + wrap_up + ";\n    }\n  }");
     }
-    w.line("  int h[16];\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  int n = 2;");
-    w.line("  for (int k = 1; k < " + depth + "; ++k) {");
+    w.line("  " + w.arrays(I, {"h"}, 16) +
+           "\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  " + w.decl(I, "n", "2"));
+    w.line("  " + w.loop("k", depth, "1"));
     w.line("    if (k < " + Ls + ") {");
-    w.line("      for (int j = 0; j < n; ++j) {\n        h[j + n] = perlin_p[h[j] + i1[k]];");
+    w.line("      " + w.loop("j", "n") + "\n        h[j + n] = perlin_p[h[j] + i1[k]];");
     w.line("        h[j] = perlin_p[h[j] + i0[k]];\n      }\n      n *= 2;\n    } else {");
-    w.line("      for (int j = 0; j < n; ++j) h[j] = perlin_p[h[j]];\n    }\n  }");
+    w.line("      " + w.loop_over("j", "n", "0", "h[j] = perlin_p[h[j]];") + "\n    }\n  }");
     const std::string hmask = L == 4 ? "31" : "15", C = std::to_string(cols);
-    w.line("  " + T + " c[16];");
-    w.line("  for (int corner = 0; corner < " + corners + "; ++corner) {");
+    w.line("  " + w.arrays(T, {"c"}, 16));
+    w.line("  " + w.loop("corner", corners));
     if (improved) {
-      w.line("    int g = (h[corner] & " + hmask + ") * " + C + ";");
-      w.line("    " + w.pre() + T + " dot = " + T +
-             "(perlin_grad[g]) * ((corner & 1) != 0 ? f[0] - " + w.lit(1) + " : f[0]);");
-      w.line("    for (int k = 1; k < " + Ls + "; ++k)");
-      w.line("      dot = dot + " + T +
-             "(perlin_grad[g + k]) * (((corner >> k) & 1) != 0 ? f[k] - " + w.lit(1) + " : f[k]);");
+      w.line("    " + w.decl(I, "g", "(h[corner] & " + hmask + ") * " + C));
+      w.line("    " + w.decl(T, "dot",
+                             w.to_real("perlin_grad[g]") + " * (" +
+                                 w.choose("(corner & 1) != 0", "f[0] - " + w.lit(1), "f[0]") + ")",
+                             true));
+      w.line("    " +
+             w.loop_over("k", Ls, "1",
+                         "\n      dot = dot + " + w.to_real("perlin_grad[g + k]") + " * (" +
+                             w.choose("((corner >> " + w.shift("k") + ") & 1) != 0",
+                                      "f[k] - " + w.lit(1), "f[k]") +
+                             ");"));
       w.line("    c[corner] = dot;\n  }");
     } else {
       w.line("    c[corner] = perlin_level[h[corner]];\n  }");
@@ -383,32 +348,35 @@ std::string shader_source(const field& f, const shader_options& o) {
       // or differenced along the axis of the derivative (inline: a function that takes the
       // corners costs llvmpipe many times the time).
       const auto blend = [&](const std::string& from, const std::string& d) {
-        w.line("    for (int c0 = 0; c0 < " + corners + "; ++c0) b[c0] = " + from + ";");
+        w.line("    " + w.loop_over("c0", corners, "0", "b[c0] = " + from + ";"));
         w.line("    m = " + corners + ";");
-        w.line("    for (int a = 0; a < " + Ls + "; ++a) {\n      m >>= 1;");
-        w.line("      for (int j = 0; j < m; ++j) {");
-        w.line("        " + w.pre() + T + " e = b[2 * j + 1] - b[2 * j];");
-        w.line("        b[j] = a == " + d + " ? e : perlin_lerp(u[a], b[2 * j], b[2 * j + 1]);");
+        w.line("    " + w.loop("a", Ls) + "\n      m >>= " + w.shift("1") + ";");
+        w.line("      " + w.loop("j", "m"));
+        w.line("        " + w.decl(T, "e", "b[2 * j + 1] - b[2 * j]", true));
+        w.line("        b[j] = " +
+               w.choose("a == " + d, "e", "perlin_lerp(u[a], b[2 * j], b[2 * j + 1])") + ";");
         w.line("      }\n    }");
       };
-      w.line("  " + T + " b[16];\n  int m;");
-      w.line("  for (int k = 0; k < " + Ls + "; ++k) {");
+      const std::string dq = w.deref("dq");
+      w.line("  " + w.arrays(T, {"b"}, 16) + "\n  " + w.decl(I, "m", ""));
+      w.line("  " + w.loop("k", Ls));
       if (improved) {
-        blend(T + "(perlin_grad[(h[c0] & " + hmask + ") * " + C + " + k])", "-1");
-        w.line("    dq[k] = b[0];");
+        blend(w.to_real("perlin_grad[(h[c0] & " + hmask + ") * " + C + " + k]"), "-1");
+        w.line("    " + dq + "[k] = b[0];");
       } else {
-        w.line("    dq[k] = " + w.lit(0) + ";");
+        w.line("    " + dq + "[k] = " + w.lit(0) + ";");
       }
       blend("c[c0]", "k");
-      w.line("    " + w.pre() + T + " dw = " + dweight + ";");
-      w.line("    " + w.pre() + T + " e = dq[k] + b[0] * dw;");
-      w.line("    dq[k] = e;\n  }");
+      w.line("    " + w.decl(T, "dw", dweight, true));
+      w.line("    " + w.decl(T, "e", dq + "[k] + b[0] * dw", true));
+      w.line("    " + dq + "[k] = e;\n  }");
     }
     // The value: reference.hpp's reduce, axis by axis.
-    w.line("  " + std::string(deriv ? "" : "int ") + "m = " + corners + ";");
-    w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    m >>= 1;");
-    w.line(
-        "    for (int j = 0; j < m; ++j) c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);\n  }");
+    w.line("  " + (deriv ? "m = " + corners + ";" : w.decl(I, "m", corners)));
+    w.line("  " + w.loop("k", Ls) + "\n    m >>= " + w.shift("1") + ";");
+    w.line("    " +
+           w.loop_over("j", "m", "0", "c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);") +
+           "\n  }");
     w.line("  return c[0];\n}");
   };
   emit_noise(false);
@@ -429,54 +397,55 @@ std::string shader_source(const field& f, const shader_options& o) {
       return init;
     };
     if (split_form) {
-      w.line(T + " perlin_field_split(" + w.ivec(o.dims) + " cell, " + arg + " frac) {");
-      w.line("  int c[4] = " + w.int_array4(spread("cell", "0")) + ";");
-      w.line("  " + T + " fr[4] = " + w.array4(spread("frac", w.lit(0))) + ";");
+      w.line(w.function(T, "perlin_field_split", {{w.ivec(o.dims), "cell"}, {arg, "frac"}}));
+      w.line("  " + w.array(I, "c", 4, w.array4(I, spread("cell", "0"))));
+      w.line("  " + w.array(T, "fr", 4, w.array4(T, spread("frac", w.lit(0)))));
     } else {
-      w.line(T + (deriv ? " perlin_field_deriv(" : " perlin_field(") + arg + " p" +
-             (deriv ? ", out " + arg + " gradient" : std::string()) + ") {");
-      w.line("  " + T + " x[4] = " + w.array4(spread("p", w.lit(0))) + ";");
+      std::vector<detail::shader_param> params{{arg, "p"}};
+      if (deriv) params.push_back({arg, "gradient", 0, true});
+      w.line(w.function(T, deriv ? "perlin_field_deriv" : "perlin_field", params));
+      w.line("  " + w.array(T, "x", 4, w.array4(T, spread("p", w.lit(0)))));
     }
     if (rotated && !split_form) {
       // detail::rotated: lattice j = sum over k < min(3, dims) of x_k k_rot[k][j], from 0.
       for (std::size_t j = 0; j < 3; ++j) {
-        std::string s = "  " + w.pre() + T + " r" + std::to_string(j) + " = " + w.lit(0);
+        std::string s = w.lit(0);
         for (std::size_t k = 0; k < std::min<std::size_t>(3, o.dims); ++k)
           s += " + x[" + std::to_string(k) + "] * " + w.lit(detail::k_rot[k][j]);
-        w.line(s + ";");
+        w.line("  " + w.decl(T, "r" + std::to_string(j), s, true));
       }
       w.line("  x[0] = r0;\n  x[1] = r1;\n  x[2] = r2;");
     }
     const std::string zero4 =
-        w.array4(w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0));
-    w.line("  " + w.pre() + T + " total = " + w.lit(0) + ";");
-    w.line("  " + w.pre() + T + " weight = " + w.lit(1) + ";");
+        w.array4(T, w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0));
+    w.line("  " + w.decl(T, "total", w.lit(0), true));
+    w.line("  " + w.decl(T, "weight", w.lit(1), true));
     if (deriv) {
-      w.line("  " + T + " g[4] = " + zero4 + ";");
-      w.line("  " + T + " dweight[4] = " + zero4 + ";");
+      w.line("  " + w.array(T, "g", 4, zero4));
+      w.line("  " + w.array(T, "dweight", 4, zero4));
     }
-    w.line("  for (int o = 0; o < " + N + "; ++o) {");
+    w.line("  " + w.loop("o", N));
     if (!split_form) {
-      w.line("    " + T + " q[4];");
-      w.line("    for (int k = 0; k < " + Ls + "; ++k) {");
-      w.line("      " + w.pre() + T + " v = x[k] * perlin_freq[o];");
+      w.line("    " + w.arrays(T, {"q"}, 4));
+      w.line("    " + w.loop("k", Ls));
+      w.line("      " + w.decl(T, "v", "x[k] * perlin_freq[o]", true));
       if (fr.decorrelate()) w.line("      v = v + perlin_offset[o * " + Ls + " + k];");
       w.line("      q[k] = v;\n    }");
     }
     if (split_form) {
-      w.line("    " + w.pre() + T + " n = perlin_noise_split(c, fr, o);");
+      w.line("    " + w.decl(T, "n", "perlin_noise_split(c, fr, o)", true));
     } else if (deriv) {
-      w.line("    " + T + " dn[4];");
-      w.line("    " + w.pre() + T + " n = perlin_noise_deriv(q, o, dn);");
-      w.line("    " + T + " ds[4];");
-      w.line("    for (int k = 0; k < " + Ls + "; ++k) {\n      " + w.pre() + T +
-             " e = dn[k] * perlin_freq[o];\n      ds[k] = e;\n    }");
+      w.line("    " + w.arrays(T, {"dn"}, 4));
+      w.line("    " + w.decl(T, "n", "perlin_noise_deriv(q, o, " + w.ref("dn") + ")", true));
+      w.line("    " + w.arrays(T, {"ds"}, 4));
+      w.line("    " + w.loop("k", Ls) + "\n      " +
+             w.decl(T, "e", "dn[k] * perlin_freq[o]", true) + "\n      ds[k] = e;\n    }");
     } else {
-      w.line("    " + w.pre() + T + " n = perlin_noise(q, o);");
+      w.line("    " + w.decl(T, "n", "perlin_noise(q, o)", true));
     }
-    w.line("    " + w.pre() + T + " s = n;");
+    w.line("    " + w.decl(T, "s", "n", true));
     const auto each = [&](const std::string& body) {
-      if (deriv) w.line("    for (int k = 0; k < " + Ls + "; ++k) {\n" + body + "\n    }");
+      if (deriv) w.line("    " + w.loop("k", Ls) + "\n" + body + "\n    }");
     };
     switch (fr.kind()) {
       case fractal_kind::none:
@@ -484,35 +453,41 @@ std::string shader_source(const field& f, const shader_options& o) {
         break;
       case fractal_kind::turbulence:
         w.line("    s = abs(n);");
-        each("      " + w.pre() + T + " e = ds[k] * sign(n);\n      ds[k] = e;");
+        each("      " + w.decl(T, "e", "ds[k] * sign(n)", true) + "\n      ds[k] = e;");
         break;
       case fractal_kind::billow:
         w.line("    s = " + w.lit(2) + " * abs(n) - " + w.lit(1) + ";");
-        each("      " + w.pre() + T + " e = ds[k] * (" + w.lit(2) +
-             " * sign(n));\n      ds[k] = e;");
+        each("      " + w.decl(T, "e", "ds[k] * (" + w.lit(2) + " * sign(n))", true) +
+             "\n      ds[k] = e;");
         break;
       case fractal_kind::ridged:
-        w.line("    " + w.pre() + T + " r = " + w.lit(fr.ridged_offset()) + " - abs(n);");
-        w.line("    " + w.pre() + T + " s0 = r * r;\n    s = s0 * weight;");
-        each("      " + w.pre() + T + " e = " + w.lit(-2) +
-             " * r * sign(n) * ds[k] * weight + s0 * dweight[k];\n      ds[k] = e;");
-        w.line("    " + w.pre() + T + " next = s * " + w.lit(fr.ridged_gain()) + ";");
-        if (deriv) w.line("    bool inside = next > " + w.lit(0) + " && next < " + w.lit(1) + ";");
+        w.line("    " + w.decl(T, "r", w.lit(fr.ridged_offset()) + " - abs(n)", true));
+        w.line("    " + w.decl(T, "s0", "r * r", true) + "\n    s = s0 * weight;");
+        each("      " +
+             w.decl(T, "e",
+                    w.lit(-2) + " * r * sign(n) * ds[k] * weight + s0 * dweight[k]", true) +
+             "\n      ds[k] = e;");
+        w.line("    " + w.decl(T, "next", "s * " + w.lit(fr.ridged_gain()), true));
+        if (deriv) {
+          w.line("    " + w.decl("bool", "inside",
+                                 "next > " + w.lit(0) + " && next < " + w.lit(1)));
+        }
         w.line("    weight = clamp(next, " + w.lit(0) + ", " + w.lit(1) + ");");
-        each("      " + w.pre() + T + " e = " + w.lit(fr.ridged_gain()) +
-             " * ds[k];\n      dweight[k] = inside ? e : " + w.lit(0) + ";");
+        each("      " + w.decl(T, "e", w.lit(fr.ridged_gain()) + " * ds[k]", true) +
+             "\n      dweight[k] = " + w.choose("inside", "e", w.lit(0)) + ";");
         break;
       case fractal_kind::eroded:  // refused above
         break;
     }
     w.line("    total = total + s * perlin_amp[o];");
-    each("      " + w.pre() + T + " e = g[k] + ds[k] * perlin_amp[o];\n      g[k] = e;");
+    each("      " + w.decl(T, "e", "g[k] + ds[k] * perlin_amp[o]", true) + "\n      g[k] = e;");
     w.line("  }");
     if (fr.normalize()) {
       w.line("  total = total / " + w.lit(fr.amplitude_sum()) + ";");
       if (deriv) {
-        w.line("  for (int k = 0; k < " + Ls + "; ++k) {\n    " + w.pre() + T + " e = g[k] / " +
-               w.lit(fr.amplitude_sum()) + ";\n    g[k] = e;\n  }");
+        w.line("  " + w.loop("k", Ls) + "\n    " +
+               w.decl(T, "e", "g[k] / " + w.lit(fr.amplitude_sum()), true) +
+               "\n    g[k] = e;\n  }");
       }
     }
     if (deriv) {
@@ -528,8 +503,8 @@ std::string shader_source(const field& f, const shader_options& o) {
           value = "g[" + std::to_string(k) + "]";
         }
         const std::string target =
-            o.dims == 1 ? std::string("gradient") : std::string("gradient.") + comp[k];
-        w.line("  " + w.pre() + T + " gc" + std::to_string(k) + " = " + value + ";");
+            w.deref("gradient") + (o.dims == 1 ? std::string() : std::string(".") + comp[k]);
+        w.line("  " + w.decl(T, "gc" + std::to_string(k), value, true));
         w.line("  " + target + " = gc" + std::to_string(k) + ";");
       }
     }
@@ -542,7 +517,7 @@ std::string shader_source(const field& f, const shader_options& o) {
   } else if (o.split) {
     w.line("// perlin_field_split is not written for this field: " + no_split + ".");
   }
-  return w.out;
+  return w.text();
 }
 
 }  // namespace perlin

@@ -1,4 +1,4 @@
-// The same field on the GPU: GLSL source for a field, with a stated, tested CPU-GPU contract
+// The same field on the GPU: GLSL, GLSL ES, HLSL or WGSL source for a field, with a stated, tested CPU-GPU contract
 // (docs/gpu.md).
 #pragma once
 
@@ -16,10 +16,12 @@ enum class shader_language {
   glsl,     ///< desktop GLSL, 4.00 or later for double precision (no #version line is written)
   glsl_es,  ///< GLSL ES 3.00 (WebGL2), float only; no `precise`, so fused multiply-adds may enter
   hlsl,     ///< HLSL (Direct3D, shader model 4.0 or later), float only
+  wgsl,     ///< WGSL (WebGPU), float only; no `precise` either. Out parameters are pointers:
+            ///< `fn perlin_field_deriv(p: vec3<f32>, gradient: ptr<function, vec3<f32>>) -> f32`
 };
 
-/// "glsl", "glsl-es", "hlsl"; parse_shader_language throws perlin::invalid_argument naming
-/// `lang` for another.
+/// "glsl", "glsl-es", "hlsl", "wgsl"; parse_shader_language throws perlin::invalid_argument
+/// naming `lang` for another.
 [[nodiscard]] shader_language parse_shader_language(std::string_view name);
 
 struct shader_options {

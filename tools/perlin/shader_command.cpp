@@ -27,8 +27,8 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
       "shader",
       "Write shader code that computes the field on the GPU: perlin_field(p) (docs/gpu.md)");
   cmd->add_option("--lang", f->lang,
-                  "Shader language: glsl (desktop), glsl-es (WebGL2) or hlsl (Direct3D)")
-      ->check(CLI::IsMember({"glsl", "glsl-es", "hlsl"}));
+                  "Shader language: glsl (desktop), glsl-es (WebGL2), hlsl (Direct3D) or wgsl (WebGPU)")
+      ->check(CLI::IsMember({"glsl", "glsl-es", "hlsl", "wgsl"}));
   cmd->add_option("--precision", f->precision,
                   "float, or double (GLSL 4.00+: bit for bit the CPU's double path)")
       ->check(CLI::IsMember({"float", "double"}));
