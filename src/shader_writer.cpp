@@ -115,7 +115,9 @@ std::string shader_writer::loop(const std::string& k, const std::string& bound,
 
 std::string shader_writer::loop_over(const std::string& k, const std::string& bound,
                                      const std::string& from, const std::string& body) const {
-  if (wgsl()) return loop(k, bound, from) + " " + body + " }";  // WGSL's loops need braces
+  if (wgsl()) {  // WGSL's loops need braces
+    return loop(k, bound, from) + (!body.empty() && body.front() == '\n' ? "" : " ") + body + " }";
+  }
   std::string head = loop(k, bound, from);
   head.pop_back();  // the brace, then the space before it where the body starts a new line
   if (!body.empty() && body.front() == '\n') head.pop_back();

@@ -1,5 +1,5 @@
-// The same field on the GPU: GLSL, GLSL ES, HLSL or WGSL source for a field, with a stated, tested CPU-GPU contract
-// (docs/gpu.md).
+// The same field on the GPU: GLSL, GLSL ES, HLSL or WGSL source for a field, with a stated, tested
+// CPU-GPU contract (docs/gpu.md).
 #pragma once
 
 #include <cstddef>
@@ -40,6 +40,17 @@ struct shader_options {
   /// perlin::split_coordinates). Written where every octave frequency is a whole number up to
   /// 2^24, the plane is aligned and modulo periods stay up to 46340; else a comment says why.
   bool split = true;
+  /// Also a complete program that fills a grid with perlin_field: sample (i, j) at
+  /// perlin_origin + (i * perlin_step.x, j * perlin_step.y, 0, 0) (only x for 1-D), computed
+  /// without fused multiply-adds where the language has `precise`. GLSL: a #version 430 compute
+  /// shader (8 x 8 invocations) writing `perlin_values[j * perlin_size.x + i]` (std430 buffer at
+  /// binding 0; uniforms perlin_origin, perlin_step, perlin_size); HLSL: the same with a
+  /// RWStructuredBuffer at u0 and a cbuffer perlin_grid at b0; WGSL: the buffer at @binding(0)
+  /// and a uniform perlin_grid_params {origin: vec4<f32>, step: vec2<f32>, size: vec2<u32>} at
+  /// @binding(1), entry point `main`; GLSL ES 3.00 (no compute shaders): a #version 300 es
+  /// fragment shader whose pixel (i, j), j from the bottom, gets the value's bits (uint) for an
+  /// R32UI target.
+  bool standalone = false;
 };
 
 /// A coordinate split for perlin_field_split: x = cell + frac, cell = floor(x), frac in [0, 1)

@@ -19,6 +19,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "perlin/perlin.hpp"
@@ -483,6 +484,42 @@ TEST(GpuContract, EveryLanguageCompilesToValidSpirv) {
     }
   }
   EXPECT_GE(compiled, 79u);
+  // The standalone programs (shader_options::standalone) of every fifth field as written, in
+  // every language but WGSL (glslang has no WGSL front end: the browser test runs it): GLSL and
+  // GLSL ES checked by glslang's front end (loose uniforms are OpenGL's, not Vulkan's), HLSL to
+  // SPIR-V that spirv-val accepts.
+  std::size_t standalone = 0;
+  for (std::size_t fi = 0; fi < std::size(k_fields); fi += 5) {
+    const auto& [recipe, dims] = k_fields[fi];
+    SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims) + " standalone");
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    const std::tuple<perlin::shader_language, bool, const char*, const char*> programs[] = {
+        {perlin::shader_language::glsl, false, "comp", ""},
+        {perlin::shader_language::glsl, true, "comp", ""},
+        {perlin::shader_language::glsl_es, false, "frag", ""},
+        {perlin::shader_language::hlsl, false, "hlsl", "-D -V -S comp -e main"}};
+    for (const auto& [lang, dbl, ext, flags] : programs) {
+      const std::string base = dir + "/standalone" + std::to_string(standalone);
+      const std::string file = base + "." + ext, spv = base + ".spv";
+      write_text(
+          file,
+          perlin::shader_source(
+              f, {.language = lang, .double_precision = dbl, .dims = dims, .standalone = true}));
+      const bool spirv = *flags != '\0';
+      std::string log;
+      ASSERT_EQ(
+          run_command(
+              glslang + " " + flags + " '" + file + "'" + (spirv ? " -o '" + spv + "'" : ""), log),
+          0)
+          << file << "\n"
+          << log;
+      if (spirv) {
+        ASSERT_EQ(run_command(spirv_val + " '" + spv + "'", log), 0) << file << "\n" << log;
+      }
+      ++standalone;
+    }
+  }
+  EXPECT_EQ(standalone, 24u);
   (void)std::system(("rm -rf '" + dir + "'").c_str());
 }
 

@@ -1,4 +1,4 @@
-// `perlin shader`: GLSL source for the field options given (perlin::shader_source, docs/gpu.md).
+// `perlin shader`: shader source for the field options given (perlin::shader_source, docs/gpu.md).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -20,20 +20,25 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
     std::string lang = "glsl";
     std::string precision = "float";
     int dims = 3;
+    bool standalone = false;
     std::string output;
   };
   auto f = std::make_shared<shader_flags>();
   CLI::App* cmd = app.add_subcommand(
       "shader",
       "Write shader code that computes the field on the GPU: perlin_field(p) (docs/gpu.md)");
-  cmd->add_option("--lang", f->lang,
-                  "Shader language: glsl (desktop), glsl-es (WebGL2), hlsl (Direct3D) or wgsl (WebGPU)")
+  cmd->add_option(
+         "--lang", f->lang,
+         "Shader language: glsl (desktop), glsl-es (WebGL2), hlsl (Direct3D) or wgsl (WebGPU)")
       ->check(CLI::IsMember({"glsl", "glsl-es", "hlsl", "wgsl"}));
   cmd->add_option("--precision", f->precision,
                   "float, or double (GLSL 4.00+: bit for bit the CPU's double path)")
       ->check(CLI::IsMember({"float", "double"}));
   cmd->add_option("--dims", f->dims, "Coordinates perlin_field takes, 1 to 4 (default 3)")
       ->check(CLI::Range(1, 4));
+  cmd->add_flag("--standalone", f->standalone,
+                "A complete program around perlin_field that fills a grid (docs/gpu.md): a compute "
+                "shader, or for glsl-es a fragment shader writing the values' bits");
   cmd->add_option("-o,--output", f->output, "Output file (default: standard output)");
   add_field_options(*cmd, f->field);
   cmd->callback([f, &run] {
@@ -45,8 +50,12 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
       const std::string src =
           perlin::shader_source(fld, {.language = perlin::parse_shader_language(f->lang),
                                       .double_precision = f->precision == "double",
-                                      .dims = static_cast<std::size_t>(f->dims)});
-      const std::string text = "// recipe: " + perlin::to_recipe(spec) + "\n" + src;
+                                      .dims = static_cast<std::size_t>(f->dims),
+                                      .standalone = f->standalone});
+      // The recipe first, or after a #version line, which must open a GLSL ES program.
+      const std::string recipe = "// recipe: " + perlin::to_recipe(spec) + "\n";
+      const std::size_t at = src.rfind("#version", 0) == 0 ? src.find('\n') + 1 : 0;
+      const std::string text = src.substr(0, at) + recipe + src.substr(at);
       if (f->output.empty() || f->output == "-") {
         // main checks the last flush and the stream's error state.
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
