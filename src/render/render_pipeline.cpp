@@ -177,6 +177,7 @@ void evaluate_band(const render_plan& r, std::size_t file, const perlin::grid& p
                    std::span<float> out, std::vector<float>& gradient,
                    const perlin::bulk_options& o) {
   if (r.sphere_radius > 0) return evaluate_sphere(r, file, part, out, gradient, o);
+  if (r.device) return r.device(part, out);  // values only (the front refuses a gradient)
   if (r.with_gradient()) {
     gradient.resize(part.dims * out.size());
     perlin::fill_grid_deriv(r.field, part, out, gradient, o);

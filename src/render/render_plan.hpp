@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,10 @@ struct render_plan {
   double marble_stripes = k_marble_stripes;
   perlin::bulk_options bulk;
   std::string simd;
+  /// Where the values come from: empty, the library's bulk paths on the CPU; else a device's
+  /// fill of a band's grid (perlin render --device gpu: perlin::gpu_grid), values only (the
+  /// front refuses a gradient or a sphere with it).
+  std::function<void(const perlin::grid&, std::span<float>)> device;
   bool quiet = false;
   bool to_stdout = false;  // -o -
   int compression = 1;     // PNG zlib level

@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "perlin/gpu_grid.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {
@@ -543,3 +544,69 @@ TEST(GpuContract, WhatShadersCannotExpressIsRefusedByName) {
 }
 
 }  // namespace
+
+// perlin::gpu_grid: the standalone compute shader on its own OpenGL context, plane by plane.
+TEST(GpuGrid, FillsGridsWithTheFloatShaderWithinItsTolerance) {
+  if (!context().ok) GTEST_SKIP() << context().why;
+  const EGLContext mine = eglGetCurrentContext();
+  perlin::gpu_grid gpu;
+  EXPECT_EQ(gpu.renderer(), context().renderer);
+  perlin::grid plane = perlin::grid::plane(37, 29, 1.0 / 16, -3.3, 1.7);
+  plane.first = {5, -7, 0, 0};  // a band of a larger grid
+  perlin::grid volume = perlin::grid::volume(13, 11, 5, 0.11, 2.5, -4.25, 0.375);
+  perlin::grid hyper;
+  hyper.dims = 4;
+  hyper.count = {9, 7, 3, 2};
+  hyper.step = {0.3, 0.2, 0.7, 1.1};
+  hyper.origin = {-1, 2, 3, -4};
+  // 300,001 columns: two dispatches along x (2^18 columns each at most).
+  const perlin::grid line = perlin::grid::line(300001, 1.0 / 1024, -100);
+  const std::pair<const char*, perlin::grid> cases[] = {
+      {"perlin=1&fractal=fbm&octaves=5&seed=3", plane},
+      {"perlin=1&noise=value&interp=cubic&fractal=ridged&octaves=3", volume},
+      {"perlin=1&period=8&fractal=billow&octaves=3", hyper},
+      {"perlin=1", line},
+  };
+  for (const auto& [recipe, g] : cases) {
+    SCOPED_TRACE(recipe);
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    std::vector<float> out(g.size());
+    gpu.fill(f, g, out);
+    const double tolerance = k_float_shader_factor * perlin::value_tolerance(f);
+    double worst = 0;
+    std::size_t i = 0;
+    for (std::size_t l = 0; l < g.count[3]; ++l) {
+      for (std::size_t k = 0; k < g.count[2]; ++k) {
+        for (std::size_t y = 0; y < g.count[1]; ++y) {
+          for (std::size_t x = 0; x < g.count[0]; ++x, ++i) {
+            const std::size_t at[4] = {x, y, k, l};
+            std::vector<double> p(g.dims);
+            for (std::size_t a = 0; a < g.dims; ++a) p[a] = g.coordinate(a, at[a]);
+            worst = std::max(worst, std::abs(double(out[i]) - f.eval(p)));
+          }
+        }
+      }
+    }
+    EXPECT_LE(worst, tolerance);
+    std::printf("gpu_grid %s (%zu-D, %zu samples): worst %.3g x value_tolerance\n", recipe, g.dims,
+                g.size(), worst / perlin::value_tolerance(f));
+  }
+  // The caller's context is current again after each call.
+  EXPECT_EQ(eglGetCurrentContext(), mine);
+}
+
+TEST(GpuGrid, RefusesWhatItCannotDrawBeforeDrawing) {
+  if (!context().ok) GTEST_SKIP() << context().why;
+  perlin::gpu_grid gpu;
+  const perlin::grid g = perlin::grid::plane(8, 8);
+  std::vector<float> out(g.size(), 42.0f);
+  const perlin::field warped = perlin::make_field(perlin::spec_from_recipe("perlin=1&warp=basic"));
+  EXPECT_THROW(gpu.fill(warped, g, out), perlin::invalid_argument);
+  std::vector<float> small(g.size() - 1);
+  const perlin::field plain = perlin::make_field(perlin::spec_from_recipe("perlin=1"));
+  EXPECT_THROW(gpu.fill(plain, g, small), perlin::invalid_argument);
+  perlin::grid bad = g;
+  bad.origin[0] = std::nan("");
+  EXPECT_THROW(gpu.fill(plain, bad, out), perlin::invalid_argument);
+  EXPECT_EQ(out[0], 42.0f);  // nothing written
+}

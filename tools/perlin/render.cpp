@@ -21,9 +21,11 @@
 
 #include "noise_flags.hpp"
 #include "perlin/error.hpp"
+#include "perlin/gpu_grid.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/image_io.hpp"
 #include "perlin/range.hpp"
+#include "perlin/shader.hpp"
 #include "perlin/targets.hpp"
 #include "perlin/tiff_writer.hpp"
 #include "progress.hpp"
@@ -183,7 +185,36 @@ struct render_command {
   render_options options;
   field_flags flags;
   option_pairs settings;
+  std::string device = "cpu";
 };
+
+/// --device gpu: the values from the field's compute shader on the machine's OpenGL 4.3 (a GPU, or
+/// Mesa's llvmpipe), through perlin::gpu_grid; the returned device must outlive the render.
+std::unique_ptr<perlin::gpu_grid> attach_gpu(render_plan& r) {
+#ifdef PERLIN_HAVE_GPU
+  if (r.with_gradient()) {
+    throw usage_error(
+        "--device gpu renders values: a shaded relief or a normal map needs the field's gradient, "
+        "which --device cpu computes");
+  }
+  if (r.sphere_radius > 0)
+    throw usage_error("--device gpu renders planes: use --device cpu for --projection");
+  try {  // what shaders cannot express, named before the work starts
+    (void)perlin::shader_source(r.field, {.dims = r.dims, .derivatives = false, .split = false});
+  } catch (const perlin::invalid_argument& e) {
+    throw usage_error(std::string("--device gpu: ") + e.what());
+  }
+  auto gpu = std::make_unique<perlin::gpu_grid>();
+  r.device = [g = gpu.get(), f = &r.field](const perlin::grid& part, std::span<float> out) {
+    g->fill(*f, part, out);
+  };
+  return gpu;
+#else
+  (void)r;
+  throw perlin::io_error(
+      "--device gpu: this perlin was built without OpenGL and EGL (libgl-dev, libegl-dev)");
+#endif
+}
 
 int run_render(const render_command& c, CLI::App* cmd) {
   render_options o = c.options;
@@ -191,9 +222,19 @@ int run_render(const render_command& c, CLI::App* cmd) {
   o.recipe = c.flags.recipe;
   for (const auto& [name, value] : c.settings) set_render_setting(o, name, value);
   if (cmd->get_option("--compression")->count() > 0) o.given.emplace_back("compression");
-  const render_plan r = resolve(o);
+  render_plan r = resolve(o);
   if (!r.quiet) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+  }
+  std::unique_ptr<perlin::gpu_grid> gpu;
+  if (c.device == "gpu") {
+    gpu = attach_gpu(r);
+    if (!r.quiet) {
+      std::fprintf(stderr,
+                   "perlin: drawn on the GPU by %s (float shader, within 16 x value_tolerance of "
+                   "the CPU: docs/gpu.md)\n",
+                   gpu->renderer().c_str());
+    }
   }
   if (!r.simd.empty()) perlin::set_max_target(r.simd);
   progress bar(!r.quiet);
@@ -324,6 +365,12 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   add_field_options(*cmd, command->flags, /*preset_defaults=*/true);
   cmd->add_option("--threads", o.threads, "Worker threads, 0 = every core")->capture_default_str();
   cmd->add_option("--simd", o.simd, "Cap the SIMD target (see 'perlin targets')");
+  cmd->add_option(
+         "--device", command->device,
+         "cpu (the library's SIMD paths), or gpu: the field's float compute shader on "
+         "this machine's OpenGL 4.3 (a GPU, or Mesa's llvmpipe), values only (docs/gpu.md)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   cmd->add_flag("--strict", o.strict,
                 "Identical bits on every SIMD target (no fused multiply-add)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress bar or notes");
