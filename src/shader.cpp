@@ -12,6 +12,7 @@
 #include "detail/octaves.hpp"
 #include "detail/primitives.hpp"
 #include "detail/rotation.hpp"
+#include "detail/warp.hpp"
 #include "detail/wrap.hpp"
 #include "shader_program.hpp"
 #include "shader_writer.hpp"
@@ -68,8 +69,6 @@ std::string shader_source(const field& f, const shader_options& o) {
                           "value noise with the cosine interpolation needs cos, which GLSL has "
                           "for float only: use --precision float or another --interp");
   }
-  if (f.warped())
-    detail::throw_invalid("shader", "domain warps are not written as shader code yet");
   if (f.fractal().kind() == fractal_kind::eroded)
     detail::throw_invalid("shader", "the eroded fractal is not written as shader code yet");
   const bool rotated = f.plane() == plane::rotated && o.dims >= 2;
@@ -84,6 +83,21 @@ std::string shader_source(const field& f, const shader_options& o) {
   detail::shader_writer w(o.language, o.double_precision);
   const std::string T = w.real(), I = w.integer();
 
+  // The wrap of an axis as the shader reads it: a mask (period 0), or mask -1 and a period.
+  const auto push_wrap = [](const detail::axis_wrap& a, const std::string& octave,
+                            std::vector<int>& mask, std::vector<int>& period) {
+    if (!a.modulo) {
+      mask.push_back(static_cast<int>(a.mask));
+      period.push_back(0);
+      return;
+    }
+    if (a.period > k_max_shader_period) {
+      detail::throw_invalid("shader", octave + " tiles with period " + std::to_string(a.period) +
+                                          ", beyond what shader code reduces by (2^31 - 1)");
+    }
+    mask.push_back(-1);
+    period.push_back(static_cast<int>(a.period));
+  };
   // Per octave: frequency, amplitude, offsets, and the wrap of each axis (mask, or a period).
   std::vector<double> freq, amp, off;
   std::vector<int> mask, period;
@@ -92,20 +106,33 @@ std::string shader_source(const field& f, const shader_options& o) {
     amp.push_back(walk.amp);
     for (std::size_t k = 0; k < L; ++k) {
       off.push_back(walk.offset(k));
-      const detail::axis_wrap& a = walk.wraps[k];
-      if (!a.modulo) {
-        mask.push_back(static_cast<int>(a.mask));
-        period.push_back(0);
-      } else {
-        if (a.period > k_max_shader_period) {
-          detail::throw_invalid("shader", "octave " + std::to_string(walk.index) +
-                                              " tiles with period " + std::to_string(a.period) +
-                                              ", beyond what shader code reduces by (2^31 - 1)");
-        }
-        mask.push_back(-1);
-        period.push_back(static_cast<int>(a.period));
-      }
+      push_wrap(walk.wraps[k], "octave " + std::to_string(walk.index), mask, period);
     }
+  }
+  // The domain warp (warp.cpp's displace on the L lattice coordinates): per warp octave i its
+  // frequency u_i, displacement scale (A / f) a_i and their product, the offsets o_ik along
+  // each axis, and the warp lattice's wraps (its periods double per octave).
+  const warp& wp = f.warp();
+  const int warp_octaves = f.warped() ? wp.active_octaves() : 0;
+  std::vector<double> warp_freq, warp_scale, warp_su, warp_off;
+  std::vector<int> warp_mask, warp_period, warp_p;
+  if (warp_octaves > 0) {
+    const lattice wl = detail::warp_lattice(wp, f.lattice());
+    auto wraps = detail::wraps_of(wl);
+    double u = fr.frequency() * wp.frequency(), scale = wp.amplitude() / fr.frequency();
+    for (int i = 0; i < warp_octaves; ++i) {
+      warp_freq.push_back(u);
+      warp_scale.push_back(scale);
+      warp_su.push_back(scale * u);
+      for (std::size_t k = 0; k < L; ++k) {
+        for (std::size_t c = 0; c < L; ++c) warp_off.push_back(detail::warp_offset(i, k, c));
+        push_wrap(wraps[k], "warp octave " + std::to_string(i), warp_mask, warp_period);
+      }
+      u *= 2;
+      scale *= 0.5;
+      detail::scale_periods(wraps, 2);
+    }
+    for (std::size_t i = 0; i < 512; ++i) warp_p.push_back(wl.perm()[i]);
   }
   // The split form (perlin_field_split): every octave frequency a whole number the float type
   // holds exactly, the lattice axes the caller's (no rotation), modulo periods whose products stay
@@ -114,6 +141,7 @@ std::string shader_source(const field& f, const shader_options& o) {
   // part.
   std::string no_split;
   if (rotated) no_split = "the rotated plane mixes the axes";
+  if (warp_octaves > 0) no_split = "the domain warp moves the points in float";
   for (const double v : freq) {
     if (v != std::floor(v) || v > 16777216.0)
       no_split = "an octave frequency is not a whole number up to 2^24";
@@ -185,6 +213,16 @@ std::string shader_source(const field& f, const shader_options& o) {
   w.line(w.const_array(T, "perlin_offset", n_off, join(off, real)));
   w.line(w.const_array(I, "perlin_mask", n_off, join(mask, num)));
   w.line(w.const_array(I, "perlin_period", n_off, join(period, num)));
+  if (warp_octaves > 0) {
+    const auto n_warp = static_cast<std::size_t>(warp_octaves);
+    w.line(w.const_array(I, "perlin_warp_p", 512, "\n    " + join(warp_p, num)));
+    w.line(w.const_array(T, "perlin_warp_freq", n_warp, join(warp_freq, real)));
+    w.line(w.const_array(T, "perlin_warp_scale", n_warp, join(warp_scale, real)));
+    w.line(w.const_array(T, "perlin_warp_su", n_warp, join(warp_su, real)));
+    w.line(w.const_array(T, "perlin_warp_offset", n_warp * L * L, join(warp_off, real)));
+    w.line(w.const_array(I, "perlin_warp_mask", n_warp * L, join(warp_mask, num)));
+    w.line(w.const_array(I, "perlin_warp_period", n_warp * L, join(warp_period, num)));
+  }
   if (split) {
     w.line(w.const_array(I, "perlin_ifreq", n_oct, join(ifreq, num)));
     w.line(w.const_array(I, "perlin_ioffset", n_off, join(ioff, num)));
@@ -280,13 +318,18 @@ std::string shader_source(const field& f, const shader_options& o) {
   // With `split`: the lattice cell of octave o from the caller's integer cell and float fraction
   // (perlin_field_split), the integer part in ints (wrapping is harmless under a mask; modulo
   // periods reduce each factor first).
-  const auto emit_noise = [&](bool deriv, bool split_form = false) {
+  // `pre`: "perlin_" for the field's lattice, "perlin_warp_" for the warp's (its own
+  // permutation and wraps; the same base noise).
+  const auto emit_noise = [&](bool deriv, bool split_form = false,
+                              const std::string& pre = "perlin_") {
+    const std::string perm_table = pre + "p", mask_table = pre + "mask",
+                      period_table = pre + "period";
     if (split_form) {
       w.line(w.function(T, "perlin_noise_split", {{I, "cell", 4}, {T, "frac", 4}, {I, "o"}}));
     } else if (deriv) {
-      w.line(w.function(T, "perlin_noise_deriv", {{T, "q", 4}, {I, "o"}, {T, "dq", 4, true}}));
+      w.line(w.function(T, pre + "noise_deriv", {{T, "q", 4}, {I, "o"}, {T, "dq", 4, true}}));
     } else {
-      w.line(w.function(T, "perlin_noise", {{T, "q", 4}, {I, "o"}}));
+      w.line(w.function(T, pre + "noise", {{T, "q", 4}, {I, "o"}}));
     }
     w.line("  " + w.arrays(I, {"i0", "i1"}, 4) + "\n  " + w.arrays(T, {"f", "u"}, 4));
     w.line("  " + w.loop("k", Ls));
@@ -297,12 +340,12 @@ std::string shader_source(const field& f, const shader_options& o) {
       w.line("    " + w.decl(T, "fl", "floor(v)", true));
       w.line("    f[k] = v - fl;\n    u[k] = " + weight + ";\n    " +
              w.decl(I, "whole", w.to_int("fl")));
-      w.line("    " + w.decl(I, "m", "perlin_mask[" + at + "]"));
+      w.line("    " + w.decl(I, "m", mask_table + "[" + at + "]"));
       w.line("    if (m >= 0) {");
       w.line("      " +
              w.decl(I, "i", "cell[k] * perlin_ifreq[o] + perlin_ioffset[" + at + "] + whole"));
       w.line("      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-      w.line("      " + w.decl(I, "P", "perlin_period[" + at + "]"));
+      w.line("      " + w.decl(I, "P", period_table + "[" + at + "]"));
       w.line("      " + w.decl(I, "cm", mod_p("cell[k]")));
       w.line("      " + w.decl(I, "wm", mod_p("whole")));
       w.line("      " + w.decl(I, "r",
@@ -313,19 +356,21 @@ std::string shader_source(const field& f, const shader_options& o) {
       w.line("    " + w.decl(T, "fl", "floor(q[k])", true));
       w.line("    f[k] = q[k] - fl;\n    u[k] = " + weight + ";\n    " +
              w.decl(I, "i", w.to_int("fl")));
-      w.line("    " + w.decl(I, "m", "perlin_mask[" + at + "]"));
+      w.line("    " + w.decl(I, "m", mask_table + "[" + at + "]"));
       w.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
-      w.line("      " + w.decl(I, "P", "perlin_period[" + at + "]"));
+      w.line("      " + w.decl(I, "P", period_table + "[" + at + "]"));
       w.line("      " + w.decl(I, "r", mod_p("i")));
       w.line("      i0[k] = r & 255;\n      i1[k] = " + wrap_up + ";\n    }\n  }");
     }
-    w.line("  " + w.arrays(I, {"h"}, 16) +
-           "\n  h[0] = perlin_p[i0[0]];\n  h[1] = perlin_p[i1[0]];\n  " + w.decl(I, "n", "2"));
+    w.line("  " + w.arrays(I, {"h"}, 16) + "\n  h[0] = " + perm_table +
+           "[i0[0]];\n  h[1] = " + perm_table + "[i1[0]];\n  " + w.decl(I, "n", "2"));
     w.line("  " + w.loop("k", depth, "1"));
     w.line("    if (k < " + Ls + ") {");
-    w.line("      " + w.loop("j", "n") + "\n        h[j + n] = perlin_p[h[j] + i1[k]];");
-    w.line("        h[j] = perlin_p[h[j] + i0[k]];\n      }\n      n *= 2;\n    } else {");
-    w.line("      " + w.loop_over("j", "n", "0", "h[j] = perlin_p[h[j]];") + "\n    }\n  }");
+    w.line("      " + w.loop("j", "n") + "\n        h[j + n] = " + perm_table + "[h[j] + i1[k]];");
+    w.line("        h[j] = " + perm_table +
+           "[h[j] + i0[k]];\n      }\n      n *= 2;\n    } else {");
+    w.line("      " + w.loop_over("j", "n", "0", "h[j] = " + perm_table + "[h[j]];") +
+           "\n    }\n  }");
     const std::string hmask = L == 4 ? "31" : "15", C = std::to_string(cols);
     w.line("  " + w.arrays(T, {"c"}, 16));
     w.line("  " + w.loop("corner", corners));
@@ -386,6 +431,71 @@ std::string shader_source(const field& f, const shader_options& o) {
   emit_noise(false);
   if (o.derivatives) emit_noise(true);
   if (split) emit_noise(false, true);
+  if (warp_octaves > 0) {
+    emit_noise(false, false, "perlin_warp_");
+    if (o.derivatives) emit_noise(true, false, "perlin_warp_");
+  }
+
+  // The domain warp on the lattice coordinates x (warp.cpp's displace, step for step); with
+  // `deriv`, also the Jacobian jac (L x L, row-major) of the warped point.
+  const auto emit_warp = [&](bool deriv) {
+    const std::string LL = std::to_string(L * L);
+    const bool progressive = wp.kind() == warp_kind::progressive;
+    w.line("  // The domain warp (docs/warp.md): each octave " +
+           std::string(progressive ? "moves the point the octaves before it moved."
+                                   : "reads the original point."));
+    if (!progressive) {
+      w.line("  " + w.arrays(T, {"w0"}, 4));
+      w.line("  " + w.loop_over("k", "4", "0", "w0[k] = x[k];"));
+    }
+    if (deriv) {
+      w.line("  " + w.arrays(T, {"jac"}, 16));
+      w.line("  " +
+             w.loop_over(
+                 "e", LL, "0",
+                 "jac[e] = " +
+                     w.choose("e % " + std::to_string(L + 1) + " == 0", w.lit(1), w.lit(0)) + ";"));
+    }
+    const std::string from = progressive ? "x" : "w0";
+    w.line("  " + w.loop("i", std::to_string(warp_octaves)));
+    w.line("    " + w.arrays(T, {"disp"}, 4));
+    if (deriv) w.line("    " + w.arrays(T, {"wm"}, 16));
+    w.line("    " + w.loop("k", Ls));
+    w.line("      " + w.arrays(T, {"q"}, 4));
+    w.line("      " + w.loop("c", Ls));
+    w.line("        " + w.decl(T, "v", from + "[c] * perlin_warp_freq[i]", true));
+    w.line("        v = v + perlin_warp_offset[(i * " + Ls + " + k) * " + Ls + " + c];");
+    w.line("        q[c] = v;\n      }");
+    if (deriv) {
+      w.line("      " + w.arrays(T, {"dq"}, 4));
+      w.line("      disp[k] = perlin_warp_noise_deriv(q, i, " + w.ref("dq") + ");");
+      w.line("      " + w.loop_over("c", Ls, "0", "wm[k * 4 + c] = dq[c];"));
+    } else {
+      w.line("      disp[k] = perlin_warp_noise(q, i);");
+    }
+    w.line("    }");
+    if (deriv) {
+      // J <- (I + s u M) J (progressive) or J + s u M (independent), M the noises' partials.
+      w.line("    " + w.arrays(T, {"jn"}, 16));
+      w.line("    " + w.loop("r", Ls) + "\n      " + w.loop("c", Ls));
+      if (progressive) {
+        w.line("        " + w.decl(T, "acc", w.lit(0), true));
+        w.line("        " +
+               w.loop_over("j", Ls, "0",
+                           "\n          acc = acc + wm[r * 4 + j] * jac[j * " + Ls + " + c];"));
+        w.line("        " +
+               w.decl(T, "e", "jac[r * " + Ls + " + c] + perlin_warp_su[i] * acc", true));
+      } else {
+        w.line("        " +
+               w.decl(T, "e", "jac[r * " + Ls + " + c] + perlin_warp_su[i] * wm[r * 4 + c]", true));
+      }
+      w.line("        jn[r * " + Ls + " + c] = e;\n      }\n    }");
+      w.line("    " + w.loop_over("e", LL, "0", "jac[e] = jn[e];"));
+    }
+    w.line("    " + w.loop("k", Ls) + "\n      " +
+           w.decl(T, "e", "x[k] + perlin_warp_scale[i] * disp[k]", true) + "\n      x[k] = e;");
+    w.line("    }\n  }");
+  };
 
   // The field: the plane, then fractal.cpp's octave loop for the kind; with `deriv`, the
   // gradient accumulated as fractal.cpp does and turned back from the rotated plane (field.cpp).
@@ -420,6 +530,7 @@ std::string shader_source(const field& f, const shader_options& o) {
       }
       w.line("  x[0] = r0;\n  x[1] = r1;\n  x[2] = r2;");
     }
+    if (warp_octaves > 0 && !split_form) emit_warp(deriv);
     const std::string zero4 =
         w.array4(T, w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0));
     w.line("  " + w.decl(T, "total", w.lit(0), true));
@@ -492,6 +603,15 @@ std::string shader_source(const field& f, const shader_options& o) {
                w.decl(T, "e", "g[k] / " + w.lit(fr.amplitude_sum()), true) +
                "\n    g[k] = e;\n  }");
       }
+    }
+    if (deriv && warp_octaves > 0) {
+      // Through the warp (field.cpp's eval_unturned): d v / d q_c = sum_r g_r J_rc.
+      w.line("  " + w.arrays(T, {"gw"}, 4));
+      w.line("  " + w.loop("c", Ls) + "\n    " + w.decl(T, "acc", w.lit(0), true));
+      w.line("    " +
+             w.loop_over("r", Ls, "0", "\n      acc = acc + g[r] * jac[r * " + Ls + " + c];"));
+      w.line("    gw[c] = acc;\n  }");
+      w.line("  " + w.loop_over("c", Ls, "0", "g[c] = gw[c];"));
     }
     if (deriv) {
       // The gradient in the caller's coordinates: field.cpp's R^T g for the rotated plane (in

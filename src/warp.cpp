@@ -58,9 +58,13 @@ constexpr auto k_warp_offsets = [] {
   return t;
 }();
 
+}  // namespace
+
 double warp_offset(int octave, std::size_t component, std::size_t axis) noexcept {
   return k_warp_offsets[static_cast<std::size_t>(octave)][component][axis];
 }
+
+namespace {
 
 template <int D, class T, class Noise>
 void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency, T* x,

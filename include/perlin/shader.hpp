@@ -64,10 +64,13 @@ struct shader_coordinate {
 
 /// One self-contained source that defines `perlin_field` for the field: Ken Perlin's or the
 /// seeded permutation and every octave's frequency, amplitude, offsets and periods baked in as
-/// constants, the fractal kind, normalisation and the rotated plane. Every global name starts
-/// with `perlin_`; there is no #version line, so it pastes into any shader. Throws
-/// perlin::invalid_argument (parameter "shader") for what it cannot express yet: value noise,
-/// domain warps, and periods that grow beyond 2^52 over the octaves.
+/// constants, the base noise (improved, or value noise with its interpolation), the fractal kind,
+/// normalisation, the rotated plane and the domain warp (its own permutation and periods). Every
+/// global name starts with `perlin_` (and, with `standalone`, the entry point `main`); there is
+/// no #version line unless `standalone`, so it pastes into any shader. Throws
+/// perlin::invalid_argument (parameter "shader", "dims" or "precision") for what it cannot
+/// express: the eroded fractal, periods that grow beyond 2^31 - 1 over the octaves, value noise's
+/// cosine interpolation in double, and double precision outside desktop GLSL.
 [[nodiscard]] std::string shader_source(const field& f, const shader_options& o = {});
 
 }  // namespace perlin

@@ -19,6 +19,10 @@ void displace(const warp& w, const lattice& warp_lattice,
               const std::variant<improved_noise, value_noise>& base, double frequency,
               std::span<T> x, std::span<T> jacobian) noexcept;
 
+/// o_ik of warp.hpp's formula: the offset of octave `octave`'s component `component` along
+/// `axis` ((4 i + k + 1) h_axis mod 256).
+[[nodiscard]] double warp_offset(int octave, std::size_t component, std::size_t axis) noexcept;
+
 /// The warp lattice for a field whose lattice is `field_lattice`: `w`'s own permutation (or the
 /// field's) with period P x frequency where the field has period P. Throws
 /// perlin::invalid_argument ("warp-frequency: ...") when such a period is not a whole number.

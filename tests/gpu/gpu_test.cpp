@@ -317,6 +317,80 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
   std::printf("float derivative shaders: worst partial %.3g x gradient_tolerance\n", worst_float);
 }
 
+TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinItsTolerance) {
+  // Domain warps (warp.cpp's displace in the shader, step for step): in double, the value and
+  // every partial of perlin_field_deriv and the value of perlin_field equal field::eval's; in
+  // float, within 16 x (value_tolerance + A x gradient_tolerance) of the double path and of
+  // field::eval<float> (the same operations in float: on the aligned plane with improved noise,
+  // its bits on llvmpipe).
+  if (!context().ok) GTEST_SKIP() << context().why;
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> u(-20, 20);
+  constexpr std::size_t n = 2000;
+  const std::pair<const char*, std::size_t> fields[] = {
+      {"perlin=1&warp=basic&warp-amplitude=0.7", 2},
+      {"perlin=1&noise=value&interp=cubic&fractal=fbm&octaves=3&warp=progressive&warp-octaves=2&"
+       "warp-amplitude=1.5",
+       3},
+      {"perlin=1&seed=5&period=4&fractal=fbm&octaves=2&warp=independent&warp-octaves=2&"
+       "warp-seed=11&warp-frequency=0.5",
+       4},
+      {"perlin=1&plane=rotated&warp=progressive&warp-octaves=2", 2},
+  };
+  for (const auto& [recipe, dims] : fields) {
+    SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    std::vector<double> pd(n * dims);
+    for (auto& x : pd) x = u(rng);
+    std::string error;
+    const std::string dsrc =
+        perlin::shader_source(f, {.double_precision = true, .dims = dims, .split = false});
+    const auto values = run_on_gpu(dsrc, dims, pd, error);
+    ASSERT_TRUE(error.empty()) << error;
+    const auto deriv = run_on_gpu(dsrc, dims, pd, error, /*deriv=*/true);
+    ASSERT_TRUE(error.empty()) << error;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double g[4];
+      const auto p = std::span<const double>(pd.data() + i * dims, dims);
+      const double want = f.eval<double>(p, std::span<double>(g, dims));
+      differ += values[i] != want;
+      differ += deriv[i * (dims + 1)] != want;
+      for (std::size_t k = 0; k < dims; ++k) differ += deriv[i * (dims + 1) + 1 + k] != g[k];
+    }
+    EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
+    std::vector<float> pf(pd.begin(), pd.end());
+    const auto gf =
+        run_on_gpu(perlin::shader_source(f, {.dims = dims, .derivatives = false, .split = false}),
+                   dims, pf, error);
+    ASSERT_TRUE(error.empty()) << error;
+    double worst = 0, from_double = 0;
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = std::span<const float>(pf.data() + i * dims, dims);
+      const float want = f.eval<float>(p);
+      worst = std::max(worst, std::abs(double(gf[i]) - want));
+      same += gf[i] == want;
+      double q[4];
+      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
+      from_double = std::max(
+          from_double, std::abs(double(gf[i]) - f.eval<double>(std::span<const double>(q, dims))));
+    }
+    // The float warp moves a point by up to a few ulps of its coordinates times the amplitude
+    // A, which the field's slope turns into a value error: docs/gpu.md's bound for warped
+    // float shaders adds A x gradient_tolerance to value_tolerance.
+    const double bound =
+        k_float_shader_factor *
+        (perlin::value_tolerance(f) + f.warp().amplitude() * perlin::gradient_tolerance(f));
+    EXPECT_LE(from_double, bound);
+    EXPECT_LE(worst, bound);
+    std::printf(
+        "warped %s: float %.3g of the bound from the double path, %.3g from eval<float> "
+        "(%zu/%zu equal)\n",
+        recipe, from_double / bound, worst / bound, same, n);
+  }
+}
+
 TEST(GpuContract, TheSplitFormKeepsFloatPrecisionFarFromTheOrigin) {
   // perlin_field_split(cell, frac) in float at cells around 1e6 and 1e9 (split on the CPU by
   // perlin::split_for_shader): within the float tolerance of the double path where the plain
@@ -534,9 +608,14 @@ TEST(GpuContract, WhatShadersCannotExpressIsRefusedByName) {
     return std::string();
   };
   EXPECT_NE(refused("perlin=1&fractal=eroded").find("eroded"), std::string::npos);
-  EXPECT_NE(refused("perlin=1&warp=basic").find("warp"), std::string::npos);
+  EXPECT_THROW(
+      (void)perlin::shader_source(
+          perlin::make_field(perlin::spec_from_recipe("perlin=1&noise=value&interp=cosine")),
+          {.double_precision = true}),
+      perlin::invalid_argument);
   EXPECT_THROW((void)perlin::shader_source(perlin::field(), {.dims = 5}), perlin::invalid_argument);
-  for (const auto lang : {perlin::shader_language::glsl_es, perlin::shader_language::hlsl}) {
+  for (const auto lang : {perlin::shader_language::glsl_es, perlin::shader_language::hlsl,
+                          perlin::shader_language::wgsl}) {
     EXPECT_THROW(
         (void)perlin::shader_source(perlin::field(), {.language = lang, .double_precision = true}),
         perlin::invalid_argument);
@@ -600,8 +679,9 @@ TEST(GpuGrid, RefusesWhatItCannotDrawBeforeDrawing) {
   perlin::gpu_grid gpu;
   const perlin::grid g = perlin::grid::plane(8, 8);
   std::vector<float> out(g.size(), 42.0f);
-  const perlin::field warped = perlin::make_field(perlin::spec_from_recipe("perlin=1&warp=basic"));
-  EXPECT_THROW(gpu.fill(warped, g, out), perlin::invalid_argument);
+  const perlin::field eroded =
+      perlin::make_field(perlin::spec_from_recipe("perlin=1&fractal=eroded"));
+  EXPECT_THROW(gpu.fill(eroded, g, out), perlin::invalid_argument);
   std::vector<float> small(g.size() - 1);
   const perlin::field plain = perlin::make_field(perlin::spec_from_recipe("perlin=1"));
   EXPECT_THROW(gpu.fill(plain, g, small), perlin::invalid_argument);

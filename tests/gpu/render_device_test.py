@@ -7,9 +7,12 @@ import subprocess
 import numpy as np
 import pytest
 
-# fBm of 5 octaves (amplitude sum 1.9375): the float shader's bound is 16 x 2e-6 x that.
+# fBm of 5 octaves (amplitude sum 1.9375): the float shader's bound is 16 x value_tolerance,
+# 16 x 2e-6 x that; warped by A, 16 x (value_tolerance + A x gradient_tolerance), the gradient
+# tolerance 2e-5 x the sum of amplitude x frequency (5 here).
 FIELD = ["--fractal", "fbm", "--octaves", "5", "--seed", "9"]
 TOLERANCE = 16 * 2e-6 * 1.9375
+WARPED_TOLERANCE = 16 * (2e-6 * 1.9375 + 0.5 * 2e-5 * 5)
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +39,14 @@ def test_the_renderer_is_named(gpu):
     assert name.strip(), gpu  # llvmpipe (LLVM ...) here, the GPU's name on a machine with one
 
 
-@pytest.mark.parametrize("extra", [
-    ["--size", "300x200", "--origin", "-2.5,1.25", "--step", "0.03125"],
-    ["--size", "64x48", "--depth", "5", "--origin", "0.5,0.5,-3"],  # a volume: 5 planes
-    ["--size", "96x80", "--offset", "40,-30", "--tileable"],
+@pytest.mark.parametrize("extra, tolerance", [
+    (["--size", "300x200", "--origin", "-2.5,1.25", "--step", "0.03125"], TOLERANCE),
+    (["--size", "64x48", "--depth", "5", "--origin", "0.5,0.5,-3"], TOLERANCE),  # 5 planes
+    (["--size", "96x80", "--offset", "40,-30", "--tileable"], TOLERANCE),
+    (["--size", "80x64", "--warp", "progressive", "--warp-amplitude", "0.5"], WARPED_TOLERANCE),
 ])
 def test_gpu_values_are_the_cpus_within_the_float_shader_tolerance(gpu, perlin_exe, tmp_path,
-                                                                   extra):
+                                                                   extra, tolerance):
     on_gpu, on_cpu = tmp_path / "gpu.npy", tmp_path / "cpu.npy"
     r = render(perlin_exe, "-q", "--device", "gpu", "-o", str(on_gpu), *FIELD, *extra)
     assert r.returncode == 0, r.stderr
@@ -51,7 +55,7 @@ def test_gpu_values_are_the_cpus_within_the_float_shader_tolerance(gpu, perlin_e
     a, b = np.load(on_gpu), np.load(on_cpu)
     assert a.shape == b.shape and a.dtype == b.dtype == np.float32
     worst = float(np.abs(a.astype(np.float64) - b).max())
-    assert worst <= TOLERANCE, (worst, TOLERANCE)
+    assert worst <= tolerance, (worst, tolerance)
     assert float(np.abs(b).max()) > 0.3  # a real field, not zeros on both sides
 
 
@@ -73,7 +77,6 @@ def test_gpu_pictures_are_the_cpus_within_a_level(gpu, perlin_exe, tmp_path):
     (["--preset", "terrain"], "needs the field's gradient"),            # a shaded relief
     (["--normals", "opengl"], "needs the field's gradient"),
     (["--projection", "equirect", "--size", "64x32"], "renders planes"),
-    (["--warp", "basic"], "domain warps"),
     (["--fractal", "eroded"], "eroded"),
 ])
 def test_what_the_gpu_cannot_draw_is_refused_before_anything_is_written(gpu, perlin_exe, tmp_path,
