@@ -16,6 +16,7 @@
 #include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/perlin.h"
+#include "perlin/shader.hpp"
 #include "perlin/version.hpp"
 
 struct perlin_field {
@@ -221,6 +222,42 @@ size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
   std::string text;
   if (guarded([&] { text = perlin::to_recipe(field->spec); }) != PERLIN_OK) return 0;
   return copy_out(text, buf, size);
+}
+
+size_t perlin_field_shader(const perlin_field* field, const char* language, const char* precision,
+                           int dims, int flags, char* buf, size_t size) {
+  if (field == nullptr || language == nullptr || precision == nullptr) {
+    fail(PERLIN_E_NULL, "field, language and precision must not be null");
+    return 0;
+  }
+  std::string text;
+  const int status = guarded([&] {
+    const std::string_view p = precision;
+    if (p != "float" && p != "double")
+      throw perlin::invalid_argument(perlin::error_kind::value, "precision",
+                                     "'" + std::string(p) + "' is not float or double");
+    if (dims < 1 || dims > 4)
+      throw perlin::invalid_argument(perlin::error_kind::size, "dims",
+                                     "must be 1 to 4, got " + std::to_string(dims));
+    text = perlin::shader_source(field->spec,
+                                 {.language = perlin::parse_shader_language(language),
+                                  .double_precision = p == "double",
+                                  .dims = static_cast<std::size_t>(dims),
+                                  .derivatives = (flags & PERLIN_SHADER_NO_DERIVATIVES) == 0,
+                                  .split = (flags & PERLIN_SHADER_NO_SPLIT) == 0,
+                                  .standalone = (flags & PERLIN_SHADER_STANDALONE) != 0});
+  });
+  return status == PERLIN_OK ? copy_out(text, buf, size) : 0;
+}
+
+int perlin_split_for_shader(double x, int32_t* cell, float* frac) {
+  if (cell == nullptr || frac == nullptr)
+    return fail(PERLIN_E_NULL, "cell and frac must not be null");
+  return guarded([&] {
+    const perlin::shader_coordinate c = perlin::split_for_shader(x);
+    *cell = c.cell;
+    *frac = c.frac;
+  });
 }
 
 const char* perlin_version(void) { return perlin::version().data(); }

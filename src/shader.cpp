@@ -14,6 +14,7 @@
 #include "detail/rotation.hpp"
 #include "detail/warp.hpp"
 #include "detail/wrap.hpp"
+#include "perlin/option_table.hpp"
 #include "shader_program.hpp"
 #include "shader_writer.hpp"
 
@@ -642,6 +643,14 @@ std::string shader_source(const field& f, const shader_options& o) {
   }
   if (o.standalone) w.line(detail::standalone_main(w, o.dims));
   return w.text();
+}
+
+std::string shader_source(const field_spec& spec, const shader_options& o) {
+  const std::string src = shader_source(make_field(spec), o);
+  // The recipe first, or after a #version line, which must open a GLSL ES program.
+  const std::string recipe = "// recipe: " + to_recipe(spec) + "\n";
+  const std::size_t at = src.rfind("#version", 0) == 0 ? src.find('\n') + 1 : 0;
+  return src.substr(0, at) + recipe + src.substr(at);
 }
 
 }  // namespace perlin

@@ -16,6 +16,7 @@
 #define PERLIN_PERLIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define PERLIN_VERSION_MAJOR 0
 #define PERLIN_VERSION_MINOR 1
@@ -148,6 +149,22 @@ PERLIN_API int perlin_eval_points_deriv(const perlin_field* field, int dims,
 PERLIN_API int perlin_eval_points_deriv_double(const perlin_field* field, int dims,
                                                const double* const* coords, size_t n, double* out,
                                                double* gradient, int threads);
+
+/* Shader code for the field (docs/gpu.md): `perlin shader`'s text, the field's recipe on its
+ * first line. language: "glsl", "glsl-es", "hlsl" or "wgsl"; precision: "float" or "double"
+ * (desktop GLSL only); dims 1 to 4; flags: PERLIN_SHADER_* or'ed. snprintf-style like
+ * perlin_field_recipe: returns the source's length, or 0 with perlin_last_error() naming what
+ * shaders cannot express (the eroded fractal, ...) or the bad argument. */
+#define PERLIN_SHADER_STANDALONE 1       /* a complete program that fills a grid */
+#define PERLIN_SHADER_NO_DERIVATIVES 2   /* leave out perlin_field_deriv */
+#define PERLIN_SHADER_NO_SPLIT 4         /* leave out perlin_field_split */
+PERLIN_API size_t perlin_field_shader(const perlin_field* field, const char* language,
+                                      const char* precision, int dims, int flags, char* buf,
+                                      size_t size);
+/* A coordinate split for perlin_field_split (perlin::split_for_shader): x = cell + frac,
+ * cell = floor(x), frac in [0, 1) rounded to float. PERLIN_E_VALUE for x that is not finite or
+ * whose cell does not fit in 32 bits. */
+PERLIN_API int perlin_split_for_shader(double x, int32_t* cell, float* frac);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "perlin/field.hpp"
+#include "perlin/field_spec.hpp"
 
 namespace perlin {
 
@@ -72,5 +73,10 @@ struct shader_coordinate {
 /// express: the eroded fractal, periods that grow beyond 2^31 - 1 over the octaves, value noise's
 /// cosine interpolation in double, and double precision outside desktop GLSL.
 [[nodiscard]] std::string shader_source(const field& f, const shader_options& o = {});
+
+/// The same for the field of `spec`, with the spec's recipe as a comment on the first line (after
+/// the #version line of a standalone program): what `perlin shader`, the C API, Python and
+/// JavaScript write, so the same field is one recipe away in every front.
+[[nodiscard]] std::string shader_source(const field_spec& spec, const shader_options& o = {});
 
 }  // namespace perlin

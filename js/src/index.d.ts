@@ -37,6 +37,15 @@ export class Field {
   static fromRecipe(text: string): Field;
   /** The field's recipe: the same text in every front. */
   readonly recipe: string;
+  /** Shader source for this field (docs/gpu.md): `perlin shader`'s text. */
+  shader(options?: {
+    lang?: "glsl" | "glsl-es" | "hlsl" | "wgsl";
+    precision?: "float" | "double";
+    dims?: 1 | 2 | 3 | 4;
+    derivatives?: boolean;
+    split?: boolean;
+    standalone?: boolean;
+  }): string;
   /** The options given that change nothing with the others. */
   readonly warnings: string[];
   /** The exact double path at a point of 1 to 4 coordinates, bit for bit the C++ library. */

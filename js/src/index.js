@@ -188,6 +188,22 @@ export class Field {
     return readText((p, n) => lib()._perlin_field_recipe(h, p, n));
   }
 
+  /** Shader source that computes this field on the GPU (docs/gpu.md), `perlin shader`'s text:
+   * perlin_field(p) and its companions in lang "glsl", "glsl-es" (WebGL2), "hlsl" or "wgsl"
+   * (WebGPU); precision "double" for desktop GLSL; `standalone` wraps it in a program that fills
+   * a grid. Throws an Error naming what shaders cannot express (the eroded fractal). */
+  shader({ lang = "glsl", precision = "float", dims = 3, derivatives = true, split = true,
+           standalone = false } = {}) {
+    const h = this.#live();
+    const flags = (standalone ? 1 : 0) | (derivatives ? 0 : 2) | (split ? 0 : 4);
+    const d = Number.isInteger(dims) ? dims : 0;
+    return withText(String(lang), (l) => withText(String(precision), (p) => {
+      const call = (b, n) => lib()._perlin_field_shader(h, l, p, d, flags, b, n);
+      if (!call(0, 0)) fail(-3);
+      return readText(call);
+    }));
+  }
+
   /** The options given that change nothing with the others (the CLI's warnings). */
   get warnings() {
     const h = this.#live();

@@ -16,13 +16,21 @@ import numpy as np
 from . import _perlin
 from ._perlin import __version__, active_target, render, set_max_target, targets
 
-__all__ = ["Field", "render", "options", "targets", "active_target", "set_max_target", "__version__"]
+__all__ = ["Field", "render", "options", "targets", "active_target", "set_max_target",
+           "split_for_shader", "__version__"]
 
 
 def options():
     """The option table: a list of dicts with name, type, default, help (and min, max or
     choices where they apply), as `perlin options --json` prints it."""
     return json.loads(_perlin.options())
+
+def split_for_shader(x):
+    """(cell, frac) with x = cell + frac, cell = floor(x) a 32-bit int and frac in [0, 1) rounded
+    to float: the arguments of a shader's perlin_field_split for coordinates far from the origin
+    (docs/gpu.md). Raises ValueError for x that is not finite or whose cell passes 32 bits."""
+    return _perlin.split_for_shader(float(x))
+
 
 DEFAULT_STEP = _perlin.DEFAULT_STEP  # the library's perlin::grid::k_default_step
 
@@ -116,6 +124,17 @@ class Field:
         if shape == ():
             return float(values[0])
         return values.reshape(shape)
+
+    def shader(self, lang="glsl", precision="float", dims=3, derivatives=True, split=True,
+               standalone=False):
+        """Shader source that computes this field on the GPU (docs/gpu.md), `perlin shader`'s
+        text: perlin_field(p), perlin_field_deriv and perlin_field_split in lang "glsl",
+        "glsl-es" (WebGL2), "hlsl" or "wgsl" (WebGPU); precision "double" (desktop GLSL)
+        gives this field's exact values bit for bit on a conforming driver; standalone=True
+        wraps it in a program that fills a grid. Raises ValueError naming what shaders cannot
+        express (the eroded fractal)."""
+        return self._core._shader(lang, precision, int(dims), bool(derivatives), bool(split),
+                                  bool(standalone))
 
     def gradient(self, *coords):
         """(value, gradient): the field and its analytic derivatives; the gradient has a last

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "perlin/perlin.hpp"
+#include "perlin/shader.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 
@@ -456,11 +457,30 @@ PYBIND11_MODULE(_perlin, m) {
                          bool s) { return fill(f, g, out, t, s); })
       .def("_grid64", [](const py_field& f, const perlin::grid& g, carray<double>& out, unsigned t,
                          bool s) { return fill(f, g, out, t, s); })
+      .def("_shader",
+           [](const py_field& f, const std::string& language, const std::string& precision,
+              std::size_t dims, bool derivatives, bool split, bool standalone) {
+             if (precision != "float" && precision != "double") {
+               throw perlin::invalid_argument(perlin::error_kind::value, "precision",
+                                              "'" + precision + "' is not float or double");
+             }
+             return perlin::shader_source(f.spec,
+                                          {.language = perlin::parse_shader_language(language),
+                                           .double_precision = precision == "double",
+                                           .dims = dims,
+                                           .derivatives = derivatives,
+                                           .split = split,
+                                           .standalone = standalone});
+           })
       .def("_grid_deriv32", &fill_deriv<float>)
       .def("_grid_deriv64", &fill_deriv<double>);
 
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
   m.def("_make_grid", &make_grid);
+  m.def("split_for_shader", [](double x) {
+    const perlin::shader_coordinate c = perlin::split_for_shader(x);
+    return py::make_tuple(c.cell, c.frac);
+  });
   m.def("render", &render, py::arg("preset") = "plain",
         "The pixels `perlin render` writes to a PNG, as a uint8 (h, w) or (h, w, 3) array, or\n"
         "uint16 (h, w) with bits=16. Keywords: the command's options with _ for - (size=(w, h),\n"

@@ -68,6 +68,50 @@ static void expect_error(int rc, int code, const char* mentions) {
   }
 }
 
+/* Shader source (docs/gpu.md): the recipe first (after a standalone program's #version), every
+   language, the refusals with a message, snprintf-style lengths; the coordinate split. */
+static int starts_with(const char* text, const char* prefix) {
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static void check_shaders(void) {
+  static char text[200000];
+  perlin_field* f = perlin_field_from_recipe("perlin=1&seed=42&fractal=fbm&octaves=3");
+  perlin_field* eroded = perlin_field_from_recipe("perlin=1&fractal=eroded");
+  size_t n;
+  int32_t cell = 0;
+  float frac = 0;
+  CHECK(f != NULL && eroded != NULL);
+  n = perlin_field_shader(f, "glsl", "double", 3, 0, text, sizeof text);
+  CHECK(n > 1000 && n < sizeof text && strlen(text) == n);
+  CHECK(starts_with(text, "// recipe: perlin=1&seed=42&fractal=fbm&octaves=3\n"));
+  CHECK(strstr(text, "double perlin_field(dvec3 p)") != NULL);
+  CHECK(strstr(text, "perlin_field_deriv") != NULL && strstr(text, "perlin_field_split") != NULL);
+  n = perlin_field_shader(f, "wgsl", "float", 2, PERLIN_SHADER_NO_DERIVATIVES, text, sizeof text);
+  CHECK(n > 0 && strstr(text, "fn perlin_field(p: vec2<f32>) -> f32") != NULL);
+  CHECK(strstr(text, "perlin_field_deriv") == NULL);
+  n = perlin_field_shader(f, "glsl-es", "float", 2, PERLIN_SHADER_STANDALONE, text, sizeof text);
+  CHECK(n > 0 && starts_with(text, "#version 300 es\n// recipe: perlin=1"));
+  CHECK(perlin_field_shader(f, "hlsl", "float", 4, 0, NULL, 0) > 0); /* the length only */
+  CHECK(perlin_field_shader(f, "hlsl", "float", 4, 0, text, 8) > 8 && strlen(text) == 7);
+  CHECK(perlin_field_shader(f, "wgsl", "double", 3, 0, text, sizeof text) == 0);
+  expect_error(PERLIN_E_VALUE, PERLIN_E_VALUE, "double precision");
+  CHECK(perlin_field_shader(f, "cuda", "float", 3, 0, text, sizeof text) == 0);
+  expect_error(PERLIN_E_VALUE, PERLIN_E_VALUE, "cuda");
+  CHECK(perlin_field_shader(f, "glsl", "float", 5, 0, text, sizeof text) == 0);
+  expect_error(PERLIN_E_SIZE, PERLIN_E_SIZE, "dims");
+  CHECK(perlin_field_shader(eroded, "glsl", "float", 3, 0, text, sizeof text) == 0);
+  expect_error(PERLIN_E_VALUE, PERLIN_E_VALUE, "eroded");
+  CHECK(perlin_field_shader(NULL, "glsl", "float", 3, 0, text, sizeof text) == 0);
+  CHECK(perlin_split_for_shader(1000000.25, &cell, &frac) == PERLIN_OK);
+  CHECK(cell == 1000000 && frac == 0.25f);
+  CHECK(perlin_split_for_shader(-2.5, &cell, &frac) == PERLIN_OK && cell == -3 && frac == 0.5f);
+  expect_error(perlin_split_for_shader(NAN, &cell, &frac), PERLIN_E_VALUE, "x");
+  expect_error(perlin_split_for_shader(1e10, &cell, &frac), PERLIN_E_VALUE, "32-bit");
+  perlin_field_free(f);
+  perlin_field_free(eroded);
+}
+
 int main(int argc, char** argv) {
   perlin_field* f = perlin_field_new();
   perlin_field* g;
@@ -86,6 +130,7 @@ int main(int argc, char** argv) {
   if (argc < 2) return 2;
   CHECK(f != NULL);
   CHECK(strcmp(perlin_version(), "0.1.0") == 0);
+  check_shaders();
   CHECK(PERLIN_VERSION_MAJOR == 0 && PERLIN_VERSION_MINOR == 1);
 
   /* Every reference value, bit for bit. */

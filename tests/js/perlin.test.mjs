@@ -202,3 +202,20 @@ test("the page's JavaScript snippet computes the picture's values (the CLI's --s
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("shader(): perlin shader's text for the same field, errors named", () => {
+  const f = Field.fromRecipe("perlin=1&seed=7&fractal=fbm&octaves=3&warp=basic");
+  for (const [opts, flags] of [
+    [{}, []],
+    [{ lang: "wgsl", dims: 2, standalone: true }, ["--lang", "wgsl", "--dims", "2", "--standalone"]],
+    [{ lang: "glsl", precision: "double", dims: 4 }, ["--precision", "double", "--dims", "4"]],
+  ]) {
+    const cli = execFileSync(process.env.PERLIN_EXE, ["shader", "--recipe", f.recipe, ...flags],
+      { encoding: "utf8" });
+    assert.equal(f.shader(opts), cli);
+  }
+  assert.throws(() => Field.fromRecipe("perlin=1&fractal=eroded").shader(), /eroded/);
+  assert.throws(() => f.shader({ lang: "wgsl", precision: "double" }), /double/);
+  assert.throws(() => f.shader({ dims: 5 }), /dims/);
+  f.dispose();
+});

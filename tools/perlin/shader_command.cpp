@@ -46,16 +46,11 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
       std::vector<std::string> warnings;
       const perlin::field_spec spec = spec_of(f->field, warnings);
       for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
-      const perlin::field fld = perlin::make_field(spec);
-      const std::string src =
-          perlin::shader_source(fld, {.language = perlin::parse_shader_language(f->lang),
-                                      .double_precision = f->precision == "double",
-                                      .dims = static_cast<std::size_t>(f->dims),
-                                      .standalone = f->standalone});
-      // The recipe first, or after a #version line, which must open a GLSL ES program.
-      const std::string recipe = "// recipe: " + perlin::to_recipe(spec) + "\n";
-      const std::size_t at = src.rfind("#version", 0) == 0 ? src.find('\n') + 1 : 0;
-      const std::string text = src.substr(0, at) + recipe + src.substr(at);
+      const std::string text =
+          perlin::shader_source(spec, {.language = perlin::parse_shader_language(f->lang),
+                                       .double_precision = f->precision == "double",
+                                       .dims = static_cast<std::size_t>(f->dims),
+                                       .standalone = f->standalone});
       if (f->output.empty() || f->output == "-") {
         // main checks the last flush and the stream's error state.
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
