@@ -87,10 +87,16 @@ std::string shader_writer::arrays(const std::string& type, const std::vector<std
   std::string s;
   const std::string size = std::to_string(n);
   for (std::size_t i = 0; i < names.size(); ++i) {
+    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "a" + string&&.
     if (wgsl()) {
-      s += (i != 0 ? " " : "") + decl(array_type(type, n), names[i], "");
+      if (i != 0) s += ' ';
+      s += decl(array_type(type, n), names[i], "");
     } else {
-      s += (i != 0 ? ", " : type + " ") + names[i] + "[" + size + "]";
+      s += i != 0 ? ", " : type + " ";
+      s += names[i];
+      s += '[';
+      s += size;
+      s += ']';
     }
   }
   return wgsl() ? s : s + ";";
@@ -129,8 +135,16 @@ std::string shader_writer::param(const shader_param& p) const {
     const std::string t = p.n != 0 ? array_type(p.type, p.n) : p.type;
     return p.name + ": " + (p.out ? "ptr<function, " + t + ">" : t);
   }
-  return (p.out ? "out " : "") + p.type + " " + p.name +
-         (p.n != 0 ? "[" + std::to_string(p.n) + "]" : "");
+  std::string s = p.out ? "out " : "";
+  s += p.type;
+  s += ' ';
+  s += p.name;
+  if (p.n != 0) {
+    s += '[';
+    s += std::to_string(p.n);
+    s += ']';
+  }
+  return s;
 }
 
 std::string shader_writer::function(const std::string& result, const std::string& name,

@@ -155,9 +155,9 @@ PERLIN_API int perlin_eval_points_deriv_double(const perlin_field* field, int di
  * (desktop GLSL only); dims 1 to 4; flags: PERLIN_SHADER_* or'ed. snprintf-style like
  * perlin_field_recipe: returns the source's length, or 0 with perlin_last_error() naming what
  * shaders cannot express (the eroded fractal, ...) or the bad argument. */
-#define PERLIN_SHADER_STANDALONE 1       /* a complete program that fills a grid */
-#define PERLIN_SHADER_NO_DERIVATIVES 2   /* leave out perlin_field_deriv */
-#define PERLIN_SHADER_NO_SPLIT 4         /* leave out perlin_field_split */
+#define PERLIN_SHADER_STANDALONE 1     /* a complete program that fills a grid */
+#define PERLIN_SHADER_NO_DERIVATIVES 2 /* leave out perlin_field_deriv */
+#define PERLIN_SHADER_NO_SPLIT 4       /* leave out perlin_field_split */
 PERLIN_API size_t perlin_field_shader(const perlin_field* field, const char* language,
                                       const char* precision, int dims, int flags, char* buf,
                                       size_t size);

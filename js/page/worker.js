@@ -1,7 +1,8 @@
 // The static preview page's Web Worker: the renderer (perlin_page.js: perlin serve's query
 // parser, render pipeline and stats, compiled to WebAssembly) answers each query, and the files
 // are written here: PNG (8 or 16 bit, grey or RGB; stored deflate blocks, so the pixels are the
-// CLI's exactly) and .npy (float32). Messages: {query, ext} -> {bytes, stats} or {error}.
+// CLI's exactly) and .npy (float32). Messages: {query, ext} -> {bytes, stats} or {error}; ext
+// ".shader": {stats} holding the GPU mode's program and geometry (perlin serve's /shader.json).
 import createPerlinPage from "./perlin_page.js";
 
 const ready = createPerlinPage();
@@ -100,10 +101,15 @@ onmessage = async (e) => {
   const pairs = pairsOf(query);
   const p = m._malloc(Math.max(1, pairs.length));
   m.HEAPU8.set(pairs, p);
-  const status = m._perlin_page_render(p, pairs.length, ext === ".npy" ? 1 : 0);
+  const status = ext === ".shader" ? m._perlin_page_shader(p, pairs.length)
+                                   : m._perlin_page_render(p, pairs.length, ext === ".npy" ? 1 : 0);
   m._free(p);
   if (status !== 0) {
     postMessage({ error: m.UTF8ToString(m._perlin_page_error()), status });
+    return;
+  }
+  if (ext === ".shader") {  // the GPU mode's program and geometry, as perlin serve's /shader.json
+    postMessage({ stats: m.UTF8ToString(m._perlin_page_stats()) });
     return;
   }
   const data = m.HEAPU8.subarray(m._perlin_page_data(), m._perlin_page_data() + m._perlin_page_size());

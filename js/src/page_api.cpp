@@ -115,6 +115,28 @@ int perlin_page_render(const char* pairs, std::size_t length, int npy) {
   }
 }
 
+/// The page's GPU mode: shader_json of the query's plan (perlin serve's /shader.json) into
+/// perlin_page_stats(); the status as perlin_page_render's.
+int perlin_page_shader(const char* pairs, std::size_t length) {
+  g_result = page_result{};
+  try {
+    const perlin_cli::query q = perlin_cli::parse_query(pairs_of(pairs, length), ".png");
+    const render_plan plan = resolve(q.options);
+    perlin_cli::check_servable(q, plan);
+    g_result.stats = perlin_cli::shader_json(plan);
+    return 0;
+  } catch (const usage_error& e) {
+    g_result.error = e.what();
+    return 400;
+  } catch (const perlin::invalid_argument& e) {
+    g_result.error = e.what();
+    return 400;
+  } catch (const std::exception& e) {
+    g_result.error = e.what();
+    return 500;
+  }
+}
+
 const char* perlin_page_error() { return g_result.error.c_str(); }
 const char* perlin_page_stats() { return g_result.stats.c_str(); }
 const std::uint8_t* perlin_page_data() { return g_result.data.data(); }

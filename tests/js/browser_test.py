@@ -172,3 +172,25 @@ def test_the_static_pages_exports_are_the_clis_files(browser, site, tmp_path):
     got = np.asarray(image.open(io.BytesIO(files[".png"])))
     assert got.shape == (20, 56) and got.max() > 255  # 16-bit samples
     assert (got == cli_png(tmp_path, args)).all()
+
+
+@pytest.fixture(scope="module")
+def webgl_browser(tmp_path_factory):
+    driver = chromium.start(tmp_path_factory.mktemp("chromium-webgl"), webgl=True)
+    yield driver
+    driver.quit()
+
+
+def test_the_static_pages_gpu_mode_draws_the_field_within_the_float_shader_bound(webgl_browser,
+                                                                                site):
+    # The GPU mode without a server: the worker writes the field's GLSL ES program (as perlin
+    # serve's /shader.json) and the CPU's values (.npy); WebGL2 (SwiftShader) draws the field.
+    d = webgl_browser
+    d.get(site + "node_modules/perlin-exact/page/index.html?preset=warped&size=64x48")
+    WebDriverWait(d, 60).until(lambda b: b.find_element("id", "command").text != "")
+    d.find_element("id", "gpu-mode").click()
+    WebDriverWait(d, 60).until(lambda b: "difference" in b.find_element("id", "gpu-status").text)
+    view = d.find_element("id", "gpu-view")
+    worst, bound = float(view.get_attribute("data-worst")), float(view.get_attribute("data-bound"))
+    assert worst <= bound, d.find_element("id", "gpu-status").text
+    assert "SwiftShader" in d.find_element("id", "gpu-status").text

@@ -147,3 +147,68 @@ def test_the_page(browser, server, perlin_exe, tmp_path):
         browser.get(server + "?preset=terrain&size=512x384&seed=7")
         picture(browser)
         browser.save_screenshot(shot)
+
+
+@pytest.fixture(scope="module")
+def webgl_browser(tmp_path_factory):
+    driver = chromium.start(tmp_path_factory.mktemp("chromium-webgl"), webgl=True)
+    yield driver
+    driver.quit()
+
+
+def gpu_status(driver, timeout=60):
+    """Waits until the GPU mode has answered (a comparison, a note or an error); returns the
+    status text and the largest difference and bound when it compared."""
+    def ready(d):
+        text = d.find_element(By.ID, "gpu-status").text
+        return text if ("difference" in text or "not compared" in text or
+                        text.startswith("GPU mode: ") and "drawn by" not in text) else False
+    text = WebDriverWait(driver, timeout).until(ready)
+    view = driver.find_element(By.ID, "gpu-view")
+    worst, bound = view.get_attribute("data-worst"), view.get_attribute("data-bound")
+    return text, (float(worst) if worst else None), (float(bound) if bound else None)
+
+
+def test_the_gpu_mode_draws_the_field_with_webgl2_within_the_float_shader_bound(webgl_browser,
+                                                                                server):
+    """docs/gpu.md: the GPU mode draws the field from its GLSL ES program on the browser's GPU
+    (SwiftShader here) and shows the largest difference from the CPU's values."""
+    d = webgl_browser
+    d.get(server + "?preset=clouds&size=96x64&origin=-3.5,2.25")
+    picture(d)
+    d.find_element(By.ID, "gpu-mode").click()
+    text, worst, bound = gpu_status(d)
+    assert worst is not None and worst <= bound, text
+    assert worst < 1e-5 and "within" in text and "SwiftShader" in text, text
+    assert d.execute_script("return document.getElementById('gpu-view').width") == 96
+    # A warped field: within its own bound; each change redraws.
+    set_control(d, "preset", "warped")
+    WebDriverWait(d, 30).until(lambda b: "warped" in b.find_element(By.ID, "command").text)
+    text, worst, bound = gpu_status(d)
+    assert worst is not None and worst <= bound and bound > 16 * 2e-6, text
+    # A preset whose formula runs on the CPU: drawn, not compared.
+    set_control(d, "preset", "marble")
+    WebDriverWait(d, 30).until(lambda b: "marble" in b.find_element(By.ID, "command").text)
+    text, worst, _ = gpu_status(d)
+    assert "not compared" in text and worst is None, text
+    # What shaders cannot express: the server's message, the CPU's picture stays.
+    set_control(d, "preset", "plain")
+    set_control(d, "fractal", "eroded")
+    WebDriverWait(d, 30).until(lambda b: "eroded" in b.find_element(By.ID, "gpu-status").text)
+    assert d.find_element(By.ID, "gpu-view").value_of_css_property("display") == "none"
+    severe = [e for e in d.get_log("browser") if e["level"] == "SEVERE"
+              and "shader.json" not in e["message"]]
+    assert severe == []
+
+
+def test_shader_json_answers_the_page_and_refuses_by_name(server):
+    import json
+    body = json.loads(fetch(server.rstrip("/") + "/shader.json?preset=clouds&size=40x30"))
+    assert body["source"].startswith("#version 300 es") and "perlin_field" in body["source"]
+    assert body["width"] == 40 and body["height"] == 30 and body["values"] is True
+    assert len(body["origin"]) == 4 and len(body["step"]) == 2 and body["bound"] > 0
+    try:
+        fetch(server.rstrip("/") + "/shader.json?fractal=eroded")
+        assert False, "an eroded field was answered"
+    except urllib.error.HTTPError as e:
+        assert e.code == 400 and "eroded" in json.loads(e.read())["error"]

@@ -203,6 +203,16 @@ void install_routes(httplib::Server& svr) {
       res.set_content(stats_json_of(q, render_query(q, client_of(req))), "application/json");
     });
   });
+  // The page's GPU mode: the field's GLSL ES program and the picture's geometry (no render).
+  svr.Get("/shader.json", [](const httplib::Request& req, httplib::Response& res) {
+    answer(res, [&] {
+      const query q = parse_query(req.params, ".png");
+      const render_plan plan = resolve(q.options);
+      check_servable(q, plan);
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(shader_json(plan), "application/json");
+    });
+  });
   svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {
       res.set_content(

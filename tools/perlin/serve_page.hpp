@@ -59,6 +59,9 @@ h1 { font-size: 16px; margin: 0 0 8px; }
 <div id="error" role="alert"></div>
 <img id="preview" alt="noise preview" draggable="false">
 <div id="tiled" title="2x2 tiles: the seams should not show"></div>
+<div class="row"><label title="the same field drawn on this browser's GPU from perlin shader --lang glsl-es --standalone (docs/gpu.md), beside the CPU's picture"><input type="checkbox" id="gpu-mode"> GPU mode (WebGL2)</label></div>
+<canvas id="gpu-view" style="display:none; border:1px solid #bbb; max-width:100%"></canvas>
+<div id="gpu-status"></div>
 <div id="stats"></div>
 <canvas id="histogram" width="256" height="60"></canvas>
 <div class="row"><b>Command</b> <button id="copy" type="button">copy</button></div>
@@ -221,7 +224,132 @@ async function update() {
     document.getElementById("download-png").href = "/render.png?" + exportQuery();
     document.getElementById("download-npy").href = "/render.npy?" + exportQuery();
   }
+  updateGpu(query);
 }
+// GPU mode: the same field drawn by this browser's GPU with WebGL2 from the field's GLSL ES
+// program (perlin shader --lang glsl-es --standalone: /shader.json, or the worker), in grey beside
+// the CPU's picture, and the largest difference between its values and the CPU's (.npy). The
+// CPU's picture stays the reference.
+const gpuBox = document.getElementById("gpu-mode"), gpuView = document.getElementById("gpu-view");
+const gpuStatus = document.getElementById("gpu-status");
+let gpuGeneration = 0;
+async function fetchShader(query) {
+  if (BACKEND === "worker") {
+    const r = await workerRender(query, ".shader");
+    if (r.superseded) return null;
+    return r.error ? { error: r.error } : JSON.parse(r.stats);
+  }
+  const res = await fetch("/shader.json?" + query);
+  const body = await res.json();
+  return res.ok ? body : { error: body.error };
+}
+async function fetchValues(query) {
+  let bytes;
+  if (BACKEND === "worker") {
+    const r = await workerRender(query, ".npy");
+    if (r.superseded) return null;
+    if (r.error) return { error: r.error };
+    bytes = r.bytes;
+  } else {
+    const res = await fetch("/render.npy?" + query);
+    if (!res.ok) return { error: (await res.json()).error };
+    bytes = new Uint8Array(await res.arrayBuffer());
+  }
+  const header = bytes[8] | (bytes[9] << 8);  // .npy 1.0: the header's length, then float32 data
+  return { values: new Float32Array(bytes.slice(10 + header).buffer) };
+}
+function drawOnGpu(s) {
+  const gl = document.createElement("canvas").getContext("webgl2");
+  if (!gl) return { error: "this browser has no WebGL2" };
+  try {
+    const compile = (type, text) => {
+      const sh = gl.createShader(type);
+      gl.shaderSource(sh, text);
+      gl.compileShader(sh);
+      if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(sh));
+      return sh;
+    };
+    const prog = gl.createProgram();
+    gl.attachShader(prog, compile(gl.VERTEX_SHADER, "#version 300 es\nvoid main() {\n" +
+      "  vec2 v = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n" +
+      "  gl_Position = vec4(v * 2.0 - 1.0, 0.0, 1.0);\n}"));
+    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, s.source));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(prog));
+    gl.bindTexture(gl.TEXTURE_2D, gl.createTexture());
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32UI, s.width, s.height);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, gl.createFramebuffer());
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, gl.getParameter(gl.TEXTURE_BINDING_2D), 0);
+    gl.viewport(0, 0, s.width, s.height);
+    gl.useProgram(prog);
+    gl.uniform4f(gl.getUniformLocation(prog, "perlin_origin"), ...s.origin);
+    gl.uniform2f(gl.getUniformLocation(prog, "perlin_step"), ...s.step);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const rgba = new Uint32Array(s.width * s.height * 4);
+    // Row j of the read-back is pixel row j of the grid (gl_FragCoord.y counts from the bottom,
+    // readPixels too): the picture's row order.
+    gl.readPixels(0, 0, s.width, s.height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
+    const bits = new Uint32Array(s.width * s.height);
+    for (let i = 0; i < bits.length; ++i) bits[i] = rgba[4 * i];
+    const dbg = gl.getExtension("WEBGL_debug_renderer_info");
+    return { values: new Float32Array(bits.buffer),
+             renderer: gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER) };
+  } catch (e) {
+    return { error: "the GPU did not take the field's shader: " + e.message };
+  } finally {
+    gl.getExtension("WEBGL_lose_context")?.loseContext();
+  }
+}
+async function updateGpu(query) {
+  const mine = ++gpuGeneration;
+  if (!gpuBox.checked) {
+    gpuView.style.display = "none";
+    gpuStatus.textContent = "";
+    return;
+  }
+  const fail = text => { gpuView.style.display = "none"; gpuStatus.textContent = "GPU mode: " + text; };
+  const s = await fetchShader(query);
+  if (!s || mine !== gpuGeneration) return;
+  if (s.error) return fail(s.error);
+  const drawn = drawOnGpu(s);
+  if (drawn.error) return fail(drawn.error);
+  const v = drawn.values;
+  let lo = s.lo, hi = s.hi;
+  if (s.stretch) {
+    lo = Math.min(...v);
+    hi = Math.max(...v);
+  }
+  const img = new ImageData(s.width, s.height);
+  for (let i = 0; i < v.length; ++i) {
+    const t = Math.min(1, Math.max(0, (v[i] - lo) / (hi - lo || 1)));
+    img.data.fill(Math.round(255 * t), 4 * i, 4 * i + 3);
+    img.data[4 * i + 3] = 255;
+  }
+  gpuView.width = s.width;
+  gpuView.height = s.height;
+  gpuView.getContext("2d").putImageData(img, 0, 0);
+  gpuView.style.display = "block";
+  let text = `GPU mode: drawn by ${drawn.renderer} (WebGL2), the field's values in grey`;
+  delete gpuView.dataset.worst;
+  if (s.values) {
+    const cpu = await fetchValues(query);
+    if (!cpu || mine !== gpuGeneration) return;
+    if (cpu.error) return fail(cpu.error);
+    let worst = 0;
+    for (let i = 0; i < v.length; ++i) {
+      const d = Math.abs(v[i] - cpu.values[i]);
+      worst = Math.max(worst, Number.isNaN(d) ? Infinity : d);
+    }
+    gpuView.dataset.worst = String(worst);
+    gpuView.dataset.bound = String(s.bound);
+    text += ` · largest difference from the CPU's values ${worst.toExponential(2)}, ` +
+            (worst <= s.bound ? "within" : "beyond") + ` the float shader's bound ${s.bound.toExponential(2)}`;
+  } else {
+    text += " (the preset's formula runs on the CPU only: not compared)";
+  }
+  gpuStatus.textContent = text;
+}
+gpuBox.addEventListener("change", () => updateGpu(state().toString()));
 
 // The static page's exports: the worker writes the file (PNG 8 or 16 bit, .npy), the browser saves it.
 for (const [id, ext, type] of [["download-png", ".png", "image/png"], ["download-npy", ".npy", "application/octet-stream"]]) {

@@ -7,8 +7,10 @@
 #include <string_view>
 
 #include "perlin/field_spec.hpp"
+#include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
+#include "perlin/shader.hpp"
 #include "presets.hpp"
 #include "runtime/text.hpp"
 
@@ -333,6 +335,33 @@ std::string stats_json(const query& q, const render_plan& plan, const frame_valu
          ",\"recipe\":" + json_string(plan.recipe) + ",\"in_force\":" + in_force_json(plan) +
          ",\"cpp\":" + json_string(cpp_of(plan)) + ",\"js\":" + json_string(js_of(plan)) +
          ",\"python\":" + json_string(python_of(q)) + "}";
+}
+
+std::string shader_json(const render_plan& plan) {
+  if (plan.sphere_radius > 0)
+    throw usage_error("the GPU mode draws planes: --projection is drawn on the CPU only");
+  const std::string source =
+      perlin::shader_source(plan.field, {.language = perlin::shader_language::glsl_es,
+                                         .dims = plan.dims,
+                                         .derivatives = false,
+                                         .split = false,
+                                         .standalone = true});
+  const perlin::field& f = plan.field;
+  double bound = perlin::value_tolerance(f);
+  if (f.warped()) bound += f.warp().amplitude() * perlin::gradient_tolerance(f);
+  const perlin::grid g = plan.frame_grid(0);
+  std::string origin;
+  for (std::size_t a = 0; a < 4; ++a) {
+    origin += a == 0 ? "" : ",";
+    origin += json_number(a < g.dims ? g.coordinate(a, 0) : 0.0);
+  }
+  return "{\"source\":" + json_string(source) + ",\"width\":" + std::to_string(plan.width) +
+         ",\"height\":" + std::to_string(plan.height) + ",\"origin\":[" + origin + "],\"step\":[" +
+         json_number(g.step[0]) + "," + json_number(g.dims >= 2 ? g.step[1] : 0) +
+         "],\"lo\":" + json_number(plan.lo) + ",\"hi\":" + json_number(plan.hi) +
+         ",\"stretch\":" + (plan.stretch ? "true" : "false") +
+         ",\"values\":" + (plan.f == formula::plain ? "true" : "false") +
+         ",\"bound\":" + json_number(16 * bound) + "}";
 }
 
 }  // namespace perlin_cli

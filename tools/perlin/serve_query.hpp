@@ -57,4 +57,12 @@ std::string python_of(const query& q);
 std::string stats_json(const query& q, const perlin_render::render_plan& plan,
                        const perlin_render::frame_values& values, double ms);
 
+/// What the page's GPU mode needs to draw the picture of `plan` with WebGL2 and compare it with
+/// the CPU's values: the field's standalone GLSL ES program (docs/gpu.md), the first sample's
+/// point and the step, the size, the black and white (`stretch`: the page takes its own), whether
+/// the picture's values are the field's (no marble or wood formula over them), and the float
+/// shader's bound. Throws usage_error for a sphere projection and perlin::invalid_argument for
+/// what shaders cannot express (the eroded fractal), naming it.
+std::string shader_json(const perlin_render::render_plan& plan);
+
 }  // namespace perlin_cli
