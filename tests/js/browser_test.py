@@ -189,7 +189,10 @@ def test_the_static_pages_gpu_mode_draws_the_field_within_the_float_shader_bound
     d.get(site + "node_modules/perlin-exact/page/index.html?preset=warped&size=64x48")
     WebDriverWait(d, 60).until(lambda b: b.find_element("id", "command").text != "")
     d.find_element("id", "gpu-mode").click()
-    WebDriverWait(d, 60).until(lambda b: "difference" in b.find_element("id", "gpu-status").text)
+    WebDriverWait(d, 60).until(
+        lambda b: b.find_element("id", "gpu-status").get_attribute("data-query") ==
+        b.find_element("id", "preview").get_attribute("data-query"))
+    assert "difference" in d.find_element("id", "gpu-status").text
     view = d.find_element("id", "gpu-view")
     worst, bound = float(view.get_attribute("data-worst")), float(view.get_attribute("data-bound"))
     assert worst <= bound, d.find_element("id", "gpu-status").text

@@ -159,10 +159,10 @@ def webgl_browser(tmp_path_factory):
 def gpu_status(driver, timeout=60):
     """Waits until the GPU mode has answered (a comparison, a note or an error); returns the
     status text and the largest difference and bound when it compared."""
-    def ready(d):
-        text = d.find_element(By.ID, "gpu-status").text
-        return text if ("difference" in text or "not compared" in text or
-                        text.startswith("GPU mode: ") and "drawn by" not in text) else False
+    def ready(d):  # the status answers the query of the picture shown
+        status = d.find_element(By.ID, "gpu-status")
+        shown = d.find_element(By.ID, "preview").get_attribute("data-query")
+        return status.text if status.get_attribute("data-query") == shown else False
     text = WebDriverWait(driver, timeout).until(ready)
     view = driver.find_element(By.ID, "gpu-view")
     worst, bound = view.get_attribute("data-worst"), view.get_attribute("data-bound")
@@ -194,7 +194,9 @@ def test_the_gpu_mode_draws_the_field_with_webgl2_within_the_float_shader_bound(
     # What shaders cannot express: the server's message, the CPU's picture stays.
     set_control(d, "preset", "plain")
     set_control(d, "fractal", "eroded")
-    WebDriverWait(d, 30).until(lambda b: "eroded" in b.find_element(By.ID, "gpu-status").text)
+    WebDriverWait(d, 30).until(lambda b: "eroded" in b.find_element(By.ID, "command").text)
+    text, _, _ = gpu_status(d)
+    assert "eroded" in text, text
     assert d.find_element(By.ID, "gpu-view").value_of_css_property("display") == "none"
     severe = [e for e in d.get_log("browser") if e["level"] == "SEVERE"
               and "shader.json" not in e["message"]]

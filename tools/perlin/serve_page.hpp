@@ -307,7 +307,12 @@ async function updateGpu(query) {
     gpuStatus.textContent = "";
     return;
   }
-  const fail = text => { gpuView.style.display = "none"; gpuStatus.textContent = "GPU mode: " + text; };
+  // data-query: the query the status answers (tests and the curious).
+  const fail = text => {
+    gpuView.style.display = "none";
+    gpuStatus.textContent = "GPU mode: " + text;
+    gpuStatus.dataset.query = query;
+  };
   const s = await fetchShader(query);
   if (!s || mine !== gpuGeneration) return;
   if (s.error) return fail(s.error);
@@ -348,6 +353,7 @@ async function updateGpu(query) {
     text += " (the preset's formula runs on the CPU only: not compared)";
   }
   gpuStatus.textContent = text;
+  gpuStatus.dataset.query = query;
 }
 gpuBox.addEventListener("change", () => updateGpu(state().toString()));
 
