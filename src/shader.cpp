@@ -70,8 +70,10 @@ std::string shader_source(const field& f, const shader_options& o) {
                           "value noise with the cosine interpolation needs cos, which GLSL has "
                           "for float only: use --precision float or another --interp");
   }
-  if (f.fractal().kind() == fractal_kind::eroded)
-    detail::throw_invalid("shader", "the eroded fractal is not written as shader code yet");
+  // Eroded fBm (fractal.cpp): each octave's value is damped by the sum of the octaves' own
+  // gradients so far, so its value needs perlin_noise_deriv; its derivatives would need each
+  // octave's Hessian, which no shader function computes: perlin_field_deriv is left out.
+  const bool eroded = f.fractal().kind() == fractal_kind::eroded;
   const bool rotated = f.plane() == plane::rotated && o.dims >= 2;
   const std::size_t L = rotated && o.dims < 4 ? 3 : o.dims;  // the lattice's dimensions
   const fractal& fr = f.fractal();
@@ -143,6 +145,7 @@ std::string shader_source(const field& f, const shader_options& o) {
   std::string no_split;
   if (rotated) no_split = "the rotated plane mixes the axes";
   if (warp_octaves > 0) no_split = "the domain warp moves the points in float";
+  if (eroded) no_split = "the eroded fractal needs each octave's gradient";
   for (const double v : freq) {
     if (v != std::floor(v) || v > 16777216.0)
       no_split = "an octave frequency is not a whole number up to 2^24";
@@ -280,7 +283,7 @@ std::string shader_source(const field& f, const shader_options& o) {
   // The derivative of an axis's blend weight (reference.hpp's dfade and interp_weight), for
   // the derivatives.
   std::string dweight = "perlin_dfade(f[k])";
-  if (o.derivatives) {
+  if (o.derivatives || eroded) {  // eroded fBm reads each octave's gradient
     w.function_of_t("perlin_dfade",
                     w.lit(30) + " * t * t * (t - " + w.lit(1) + ") * (t - " + w.lit(1) + ")");
     switch (interp) {
@@ -430,7 +433,7 @@ std::string shader_source(const field& f, const shader_options& o) {
     w.line("  return c[0];\n}");
   };
   emit_noise(false);
-  if (o.derivatives) emit_noise(true);
+  if (o.derivatives || eroded) emit_noise(true);
   if (split) emit_noise(false, true);
   if (warp_octaves > 0) {
     emit_noise(false, false, "perlin_warp_");
@@ -536,6 +539,7 @@ std::string shader_source(const field& f, const shader_options& o) {
         w.array4(T, w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0) + ", " + w.lit(0));
     w.line("  " + w.decl(T, "total", w.lit(0), true));
     w.line("  " + w.decl(T, "weight", w.lit(1), true));
+    if (eroded) w.line("  " + w.array(T, "sg", 4, zero4));  // the sum of the octaves' gradients
     if (deriv) {
       w.line("  " + w.array(T, "g", 4, zero4));
       w.line("  " + w.array(T, "dweight", 4, zero4));
@@ -556,6 +560,9 @@ std::string shader_source(const field& f, const shader_options& o) {
       w.line("    " + w.arrays(T, {"ds"}, 4));
       w.line("    " + w.loop("k", Ls) + "\n      " +
              w.decl(T, "e", "dn[k] * perlin_freq[o]", true) + "\n      ds[k] = e;\n    }");
+    } else if (eroded) {
+      w.line("    " + w.arrays(T, {"dn"}, 4));
+      w.line("    " + w.decl(T, "n", "perlin_noise_deriv(q, o, " + w.ref("dn") + ")", true));
     } else {
       w.line("    " + w.decl(T, "n", "perlin_noise(q, o)", true));
     }
@@ -591,7 +598,14 @@ std::string shader_source(const field& f, const shader_options& o) {
         each("      " + w.decl(T, "e", w.lit(fr.ridged_gain()) + " * ds[k]", true) +
              "\n      dweight[k] = " + w.choose("inside", "e", w.lit(0)) + ";");
         break;
-      case fractal_kind::eroded:  // refused above
+      case fractal_kind::eroded:
+        // s = n / (1 + k |G|^2), G the octaves' own gradients so far (in lattice units).
+        w.line("    " + w.loop("k", Ls) + "\n      " + w.decl(T, "e", "sg[k] + dn[k]", true) +
+               "\n      sg[k] = e;\n    }");
+        w.line("    " + w.decl(T, "g2", w.lit(0), true));
+        w.line("    " + w.loop_over("k", Ls, "0", "g2 = g2 + sg[k] * sg[k];"));
+        w.line("    " + w.decl(T, "dd", w.lit(1) + " + " + w.lit(fr.erosion()) + " * g2", true));
+        w.line("    s = n / dd;");
         break;
     }
     w.line("    total = total + s * perlin_amp[o];");
@@ -635,7 +649,13 @@ std::string shader_source(const field& f, const shader_options& o) {
     w.line("  return total;\n}");
   };
   emit_field(false);
-  if (o.derivatives) emit_field(true);
+  if (o.derivatives && !eroded) {
+    emit_field(true);
+  } else if (o.derivatives) {
+    w.line(
+        "// perlin_field_deriv is not written for the eroded fractal: its chain rule needs each "
+        "octave's Hessian.");
+  }
   if (split) {
     emit_field(false, true);
   } else if (o.split) {

@@ -77,7 +77,7 @@ def test_gpu_pictures_are_the_cpus_within_a_level(gpu, perlin_exe, tmp_path):
     (["--preset", "terrain"], "needs the field's gradient"),            # a shaded relief
     (["--normals", "opengl"], "needs the field's gradient"),
     (["--projection", "equirect", "--size", "64x32"], "renders planes"),
-    (["--fractal", "eroded"], "eroded"),
+    (["--fractal", "fbm", "--period", "3", "--octaves", "32"], "2^31 - 1"),  # octave 30's period, 3 x 2^30
 ])
 def test_what_the_gpu_cannot_draw_is_refused_before_anything_is_written(gpu, perlin_exe, tmp_path,
                                                                         extra, says):

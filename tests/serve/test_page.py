@@ -193,10 +193,12 @@ def test_the_gpu_mode_draws_the_field_with_webgl2_within_the_float_shader_bound(
     assert "not compared" in text and worst is None, text
     # What shaders cannot express: the server's message, the CPU's picture stays.
     set_control(d, "preset", "plain")
-    set_control(d, "fractal", "eroded")
-    WebDriverWait(d, 30).until(lambda b: "eroded" in b.find_element(By.ID, "command").text)
+    set_control(d, "fractal", "fbm")
+    set_control(d, "period", "3")
+    set_control(d, "octaves", "32")  # octave 30 tiles with period 3 x 2^30, beyond 2^31 - 1
+    WebDriverWait(d, 30).until(lambda b: "octaves 32" in b.find_element(By.ID, "command").text)
     text, _, _ = gpu_status(d)
-    assert "eroded" in text, text
+    assert "2^31 - 1" in text, text
     assert d.find_element(By.ID, "gpu-view").value_of_css_property("display") == "none"
     severe = [e for e in d.get_log("browser") if e["level"] == "SEVERE"
               and "shader.json" not in e["message"]]
@@ -210,7 +212,7 @@ def test_shader_json_answers_the_page_and_refuses_by_name(server):
     assert body["width"] == 40 and body["height"] == 30 and body["values"] is True
     assert len(body["origin"]) == 4 and len(body["step"]) == 2 and body["bound"] > 0
     try:
-        fetch(server.rstrip("/") + "/shader.json?fractal=eroded")
-        assert False, "an eroded field was answered"
+        fetch(server.rstrip("/") + "/shader.json?fractal=fbm&period=3&octaves=32")
+        assert False, "a field whose periods pass 2^31 was answered"
     except urllib.error.HTTPError as e:
-        assert e.code == 400 and "eroded" in json.loads(e.read())["error"]
+        assert e.code == 400 and "2^31 - 1" in json.loads(e.read())["error"]
