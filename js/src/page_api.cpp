@@ -81,24 +81,13 @@ void render(const char* pairs, std::size_t length, bool npy) {
   g_result.stats = perlin_cli::stats_json(q, plan, values, ms);
 }
 
-}  // namespace
-
-extern "C" {
-
-/// The page (its controls from the option table), computing in its worker.
-const char* perlin_page_html() {
-  g_result.html = perlin_cli::page_html(perlin_cli::page_backend::worker);
-  return g_result.html.c_str();
-}
-
-/// Renders the picture (npy = 0: pixels for a PNG; 1: the float values for a .npy) that the
-/// query, given as NUL-separated decoded pairs, names. Returns 0, or the HTTP status the server
-/// would give (400 for a bad option, 413 for too much memory, 500 otherwise) with the message
-/// in perlin_page_error().
-int perlin_page_render(const char* pairs, std::size_t length, int npy) {
+/// Runs `body` on a fresh result: 0, or the HTTP status the server would give (400 for a bad
+/// option, 413 for too much memory, 500 otherwise) with the message in perlin_page_error().
+template <class F>
+int answer(F&& body) {
   g_result = page_result{};
   try {
-    render(pairs, length, npy != 0);
+    body();
     return 0;
   } catch (const usage_error& e) {
     g_result.error = e.what();
@@ -115,26 +104,33 @@ int perlin_page_render(const char* pairs, std::size_t length, int npy) {
   }
 }
 
+}  // namespace
+
+extern "C" {
+
+/// The page (its controls from the option table), computing in its worker.
+const char* perlin_page_html() {
+  g_result.html = perlin_cli::page_html(perlin_cli::page_backend::worker);
+  return g_result.html.c_str();
+}
+
+/// Renders the picture (npy = 0: pixels for a PNG; 1: the float values for a .npy) that the
+/// query, given as NUL-separated decoded pairs, names. Returns 0, or the HTTP status the server
+/// would give (400 for a bad option, 413 for too much memory, 500 otherwise) with the message
+/// in perlin_page_error().
+int perlin_page_render(const char* pairs, std::size_t length, int npy) {
+  return answer([&] { render(pairs, length, npy != 0); });
+}
+
 /// The page's GPU mode: shader_json of the query's plan (perlin serve's /shader.json) into
 /// perlin_page_stats(); the status as perlin_page_render's.
 int perlin_page_shader(const char* pairs, std::size_t length) {
-  g_result = page_result{};
-  try {
+  return answer([&] {
     const perlin_cli::query q = perlin_cli::parse_query(pairs_of(pairs, length), ".png");
     const render_plan plan = resolve(q.options);
     perlin_cli::check_servable(q, plan);
     g_result.stats = perlin_cli::shader_json(plan);
-    return 0;
-  } catch (const usage_error& e) {
-    g_result.error = e.what();
-    return 400;
-  } catch (const perlin::invalid_argument& e) {
-    g_result.error = e.what();
-    return 400;
-  } catch (const std::exception& e) {
-    g_result.error = e.what();
-    return 500;
-  }
+  });
 }
 
 const char* perlin_page_error() { return g_result.error.c_str(); }

@@ -174,6 +174,23 @@ const std::pair<const char*, std::size_t> k_fields[] = {
 /// float rotation add to the C++ float path's own error).
 constexpr double k_float_shader_factor = 16;
 
+/// The scale that keeps every octave coordinate of points within `extent` of the origin below
+/// 256, where the float bound holds.
+double below_256(const perlin::field& f, double extent) {
+  double top = f.fractal().frequency();
+  for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
+  return std::min(1.0, 250.0 / (extent * top));
+}
+
+/// docs/gpu.md's bound on a float shader's distance from the double path: 16 x value_tolerance,
+/// plus 16 x A x gradient_tolerance for a warp of amplitude A (the float warp moves each point
+/// by a few ulps of its coordinates times A, which the field's slope turns into a value error).
+double float_shader_bound(const perlin::field& f) {
+  return k_float_shader_factor *
+         (perlin::value_tolerance(f) +
+          (f.warped() ? f.warp().amplitude() * perlin::gradient_tolerance(f) : 0.0));
+}
+
 TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsTolerance) {
   if (!context().ok) GTEST_SKIP() << context().why;
   RecordProperty("renderer", context().renderer);
@@ -212,9 +229,7 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
     }
     // Float: within the library's float tolerance of the double path, which holds where every
     // octave coordinate stays below 256 (docs/exactness.md): the points scaled to that.
-    double top = f.fractal().frequency();
-    for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
-    const double shrink = std::min(1.0, 250.0 / (40.0 * top));
+    const double shrink = below_256(f, 40.0);
     std::vector<float> pf(pd.size());
     for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
     const auto gf = run_on_gpu(
@@ -288,9 +303,7 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
         r.find("turbulence") == std::string::npos && r.find("ridged") == std::string::npos &&
         r.find("billow") == std::string::npos && r.find("linear") == std::string::npos;
     if (!smooth) continue;
-    double top = f.fractal().frequency();
-    for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
-    const double shrink = std::min(1.0, 250.0 / (40.0 * top));
+    const double shrink = below_256(f, 40.0);
     std::vector<float> pf(pd.size());
     for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
     const auto gf = run_on_gpu(perlin::shader_source(f, {.dims = dims}), dims, pf, error, true);
@@ -376,12 +389,7 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
       from_double = std::max(
           from_double, std::abs(double(gf[i]) - f.eval<double>(std::span<const double>(q, dims))));
     }
-    // The float warp moves a point by up to a few ulps of its coordinates times the amplitude
-    // A, which the field's slope turns into a value error: docs/gpu.md's bound for warped
-    // float shaders adds A x gradient_tolerance to value_tolerance.
-    const double bound =
-        k_float_shader_factor *
-        (perlin::value_tolerance(f) + f.warp().amplitude() * perlin::gradient_tolerance(f));
+    const double bound = float_shader_bound(f);
     EXPECT_LE(from_double, bound);
     EXPECT_LE(worst, bound);
     std::printf(
@@ -419,9 +427,7 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
     for (std::size_t i = 0; i < n; ++i)
       differ += values[i] != f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
     EXPECT_EQ(differ, 0u) << "values that differ from the C++ double path";
-    double top = f.fractal().frequency();
-    for (int k = 1; k < f.fractal().active_octaves(); ++k) top *= f.fractal().lacunarity();
-    const double shrink = std::min(1.0, 250.0 / (20.0 * top));
+    const double shrink = below_256(f, 20.0);
     std::vector<float> pf(pd.size());
     for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
     const auto gf =
@@ -433,10 +439,7 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
       for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
       worst = std::max(worst, std::abs(gf[i] - f.eval<double>(std::span<const double>(q, dims))));
     }
-    const double bound =
-        k_float_shader_factor *
-        (perlin::value_tolerance(f) +
-         (f.warped() ? f.warp().amplitude() * perlin::gradient_tolerance(f) : 0.0));
+    const double bound = float_shader_bound(f);
     EXPECT_LE(worst, bound);
     std::printf("eroded %s: float %.3g of its bound\n", recipe, worst / bound);
   }
