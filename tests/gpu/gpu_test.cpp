@@ -339,7 +339,7 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
   if (!context().ok) GTEST_SKIP() << context().why;
   std::mt19937_64 rng(4);
   std::uniform_real_distribution<double> u(-20, 20);
-  constexpr std::size_t n = 2000;
+  constexpr std::size_t n = 10000;
   const std::pair<const char*, std::size_t> fields[] = {
       {"perlin=1&warp=basic&warp-amplitude=0.7", 2},
       {"perlin=1&noise=value&interp=cubic&fractal=fbm&octaves=3&warp=progressive&warp-octaves=2&"
@@ -406,7 +406,7 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
   if (!context().ok) GTEST_SKIP() << context().why;
   std::mt19937_64 rng(6);
   std::uniform_real_distribution<double> u(-20, 20);
-  constexpr std::size_t n = 2000;
+  constexpr std::size_t n = 10000;
   const std::pair<const char*, std::size_t> fields[] = {
       {"perlin=1&fractal=eroded&octaves=5", 2},
       {"perlin=1&noise=value&interp=cubic&fractal=eroded&octaves=4&erosion=2.5&normalize=1", 3},
