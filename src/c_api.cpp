@@ -232,16 +232,12 @@ size_t perlin_field_shader(const perlin_field* field, const char* language, cons
   }
   std::string text;
   const int status = guarded([&] {
-    const std::string_view p = precision;
-    if (p != "float" && p != "double")
-      throw perlin::invalid_argument(perlin::error_kind::value, "precision",
-                                     "'" + std::string(p) + "' is not float or double");
     if (dims < 1 || dims > 4)
       throw perlin::invalid_argument(perlin::error_kind::size, "dims",
                                      "must be 1 to 4, got " + std::to_string(dims));
     text = perlin::shader_source(field->spec,
                                  {.language = perlin::parse_shader_language(language),
-                                  .double_precision = p == "double",
+                                  .double_precision = perlin::parse_shader_precision(precision),
                                   .dims = static_cast<std::size_t>(dims),
                                   .derivatives = (flags & PERLIN_SHADER_NO_DERIVATIVES) == 0,
                                   .split = (flags & PERLIN_SHADER_NO_SPLIT) == 0,

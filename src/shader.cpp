@@ -14,6 +14,7 @@
 #include "detail/rotation.hpp"
 #include "detail/warp.hpp"
 #include "detail/wrap.hpp"
+#include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
 #include "shader_program.hpp"
 #include "shader_writer.hpp"
@@ -49,6 +50,23 @@ shader_coordinate split_for_shader(double x) {
     s.frac = 0.0f;
   }
   return s;
+}
+
+bool parse_shader_precision(std::string_view name) {
+  if (name == "double") return true;
+  if (name != "float") {
+    std::string what = "'";  // appended: GCC 12 at -O3 warns falsely (-Wrestrict) otherwise
+    what += name;
+    what += "' is not float or double";
+    detail::throw_invalid("precision", what);
+  }
+  return false;
+}
+
+double shader_float_tolerance(const field& f) noexcept {
+  double bound = value_tolerance(f);
+  if (f.warped()) bound += f.warp().amplitude() * gradient_tolerance(f);
+  return 16 * bound;
 }
 
 shader_language parse_shader_language(std::string_view name) {
@@ -482,8 +500,9 @@ std::string shader_source(const field& f, const shader_options& o) {
     }
     w.line("    }");
     if (deriv) {
-      // J <- (I + s u M) J (progressive) or J + s u M (independent), M the noises' partials.
-      w.line("    " + w.arrays(T, {"jn"}, 16));
+      // J <- (I + s u M) J (progressive: into a copy, every entry reads a column of J) or
+      // J + s u M (independent: in place), M the noises' partials.
+      if (progressive) w.line("    " + w.arrays(T, {"jn"}, 16));
       w.line("    " + w.loop("r", Ls) + "\n      " + w.loop("c", Ls));
       if (progressive) {
         w.line("        " + w.decl(T, "acc", w.lit(0), true));
@@ -496,8 +515,9 @@ std::string shader_source(const field& f, const shader_options& o) {
         w.line("        " +
                w.decl(T, "e", "jac[r * " + Ls + " + c] + perlin_warp_su[i] * wm[r * 4 + c]", true));
       }
-      w.line("        jn[r * " + Ls + " + c] = e;\n      }\n    }");
-      w.line("    " + w.loop_over("e", LL, "0", "jac[e] = jn[e];"));
+      w.line("        " + std::string(progressive ? "jn" : "jac") + "[r * " + Ls +
+             " + c] = e;\n      }\n    }");
+      if (progressive) w.line("    " + w.loop_over("e", LL, "0", "jac[e] = jn[e];"));
     }
     w.line("    " + w.loop("k", Ls) + "\n      " +
            w.decl(T, "e", "x[k] + perlin_warp_scale[i] * disp[k]", true) + "\n      x[k] = e;");

@@ -24,6 +24,15 @@ enum class shader_language {
 /// "glsl", "glsl-es", "hlsl", "wgsl"; parse_shader_language throws perlin::invalid_argument
 /// naming `lang` for another.
 [[nodiscard]] shader_language parse_shader_language(std::string_view name);
+/// "float" (false) or "double" (true): shader_options::double_precision by name; throws
+/// perlin::invalid_argument naming `precision` for another.
+[[nodiscard]] bool parse_shader_precision(std::string_view name);
+
+/// The contract's bound on a float shader's distance from the double path (docs/gpu.md), where
+/// every octave coordinate stays below 256: 16 x value_tolerance(f), plus for a warp of
+/// amplitude A, 16 x A x gradient_tolerance(f) (the float warp moves each point by a few ulps,
+/// which the field's slope turns into a value error).
+[[nodiscard]] double shader_float_tolerance(const field& f) noexcept;
 
 struct shader_options {
   shader_language language = shader_language::glsl;

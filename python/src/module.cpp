@@ -460,17 +460,13 @@ PYBIND11_MODULE(_perlin, m) {
       .def("_shader",
            [](const py_field& f, const std::string& language, const std::string& precision,
               std::size_t dims, bool derivatives, bool split, bool standalone) {
-             if (precision != "float" && precision != "double") {
-               throw perlin::invalid_argument(perlin::error_kind::value, "precision",
-                                              "'" + precision + "' is not float or double");
-             }
-             return perlin::shader_source(f.spec,
-                                          {.language = perlin::parse_shader_language(language),
-                                           .double_precision = precision == "double",
-                                           .dims = dims,
-                                           .derivatives = derivatives,
-                                           .split = split,
-                                           .standalone = standalone});
+             return perlin::shader_source(
+                 f.spec, {.language = perlin::parse_shader_language(language),
+                          .double_precision = perlin::parse_shader_precision(precision),
+                          .dims = dims,
+                          .derivatives = derivatives,
+                          .split = split,
+                          .standalone = standalone});
            })
       .def("_grid_deriv32", &fill_deriv<float>)
       .def("_grid_deriv64", &fill_deriv<double>);

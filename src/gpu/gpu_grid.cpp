@@ -186,6 +186,11 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
   glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(cols * rows * sizeof(float)),
                nullptr, GL_DYNAMIC_READ);
   std::vector<float> part(cols * rows);
+  glUniform2f(s.step, static_cast<float>(g.step[0]),
+              g.dims >= 2 ? static_cast<float>(g.step[1]) : 0.0f);
+  const auto at = [&](std::size_t axis, std::size_t i) {  // a sample's coordinate, in double
+    return axis < g.dims ? static_cast<float>(g.coordinate(axis, i)) : 0.0f;
+  };
   const std::size_t planes = (g.dims >= 3 ? g.count[2] : 1) * (g.dims >= 4 ? g.count[3] : 1);
   for (std::size_t plane = 0; plane < planes; ++plane) {
     const std::size_t k = g.dims >= 3 ? plane % g.count[2] : 0;
@@ -193,12 +198,7 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
     for (std::size_t y = 0; y < h; y += rows) {
       for (std::size_t x = 0; x < w; x += cols) {
         const std::size_t cw = std::min(cols, w - x), ch = std::min(rows, h - y);
-        const auto at = [&](std::size_t axis, std::size_t i) {
-          return axis < g.dims ? static_cast<float>(g.coordinate(axis, i)) : 0.0f;
-        };
         glUniform4f(s.origin, at(0, x), at(1, y), at(2, k), at(3, l));
-        glUniform2f(s.step, static_cast<float>(g.step[0]),
-                    g.dims >= 2 ? static_cast<float>(g.step[1]) : 0.0f);
         glUniform2ui(s.size, static_cast<GLuint>(cw), static_cast<GLuint>(ch));
         glDispatchCompute(static_cast<GLuint>((cw + 7) / 8), static_cast<GLuint>((ch + 7) / 8), 1);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

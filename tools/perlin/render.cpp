@@ -231,9 +231,9 @@ int run_render(const render_command& c, CLI::App* cmd) {
     gpu = attach_gpu(r);
     if (!r.quiet) {
       std::fprintf(stderr,
-                   "perlin: drawn on the GPU by %s (float shader, within 16 x value_tolerance of "
-                   "the CPU: docs/gpu.md)\n",
-                   gpu->renderer().c_str());
+                   "perlin: drawn on the GPU by %s (float shader, within %.3g of the double "
+                   "path: docs/gpu.md)\n",
+                   gpu->renderer().c_str(), perlin::shader_float_tolerance(r.field));
     }
   }
   if (!r.simd.empty()) perlin::set_max_target(r.simd);

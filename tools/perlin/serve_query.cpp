@@ -346,9 +346,6 @@ std::string shader_json(const render_plan& plan) {
                                          .derivatives = false,
                                          .split = false,
                                          .standalone = true});
-  const perlin::field& f = plan.field;
-  double bound = perlin::value_tolerance(f);
-  if (f.warped()) bound += f.warp().amplitude() * perlin::gradient_tolerance(f);
   const perlin::grid g = plan.frame_grid(0);
   std::string origin;
   for (std::size_t a = 0; a < 4; ++a) {
@@ -361,7 +358,7 @@ std::string shader_json(const render_plan& plan) {
          "],\"lo\":" + json_number(plan.lo) + ",\"hi\":" + json_number(plan.hi) +
          ",\"stretch\":" + (plan.stretch ? "true" : "false") +
          ",\"values\":" + (plan.f == formula::plain ? "true" : "false") +
-         ",\"bound\":" + json_number(16 * bound) + "}";
+         ",\"bound\":" + json_number(perlin::shader_float_tolerance(plan.field)) + "}";
 }
 
 }  // namespace perlin_cli

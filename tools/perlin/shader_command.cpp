@@ -46,11 +46,11 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
       std::vector<std::string> warnings;
       const perlin::field_spec spec = spec_of(f->field, warnings);
       for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
-      const std::string text =
-          perlin::shader_source(spec, {.language = perlin::parse_shader_language(f->lang),
-                                       .double_precision = f->precision == "double",
-                                       .dims = static_cast<std::size_t>(f->dims),
-                                       .standalone = f->standalone});
+      const std::string text = perlin::shader_source(
+          spec, {.language = perlin::parse_shader_language(f->lang),
+                 .double_precision = perlin::parse_shader_precision(f->precision),
+                 .dims = static_cast<std::size_t>(f->dims),
+                 .standalone = f->standalone});
       if (f->output.empty() || f->output == "-") {
         // main checks the last flush and the stream's error state.
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
