@@ -25,6 +25,18 @@ T value_at(const lattice& l, interpolation i, const T* x, T* grad) noexcept {
 
 }  // namespace
 
+// The written-out float path of the inline single calls (perlin/detail/improved_float_call.hpp):
+// their rare coordinates and periods, and every call of a -ffast-math translation unit.
+template <int D>
+float detail::improved_float_rare(const std::uint8_t* p, const detail::axis_wrap* wrap, float x0,
+                                  float x1, float x2) noexcept {
+  return detail::improved_written_out<D, float>(p, wrap, x0, x1, x2);
+}
+template float detail::improved_float_rare<2>(const std::uint8_t*, const detail::axis_wrap*, float,
+                                              float, float) noexcept;
+template float detail::improved_float_rare<3>(const std::uint8_t*, const detail::axis_wrap*, float,
+                                              float, float) noexcept;
+
 // ---- improved noise ----
 // Every single-call overload is one line over these: the coordinates go into an array (2-D and
 // 3-D values take the written-out path with the same bits), the gradient is filled when asked.
@@ -61,12 +73,6 @@ double improved_noise::noise4d(double x, double y, double z, double w) const noe
   return improved_value<double>(lattice_, x, y, z, w);
 }
 float improved_noise::noise1d(float x) const noexcept { return improved_value<float>(lattice_, x); }
-float improved_noise::noise2d(float x, float y) const noexcept {
-  return improved_value<float>(lattice_, x, y);
-}
-float improved_noise::noise3d(float x, float y, float z) const noexcept {
-  return improved_value<float>(lattice_, x, y, z);
-}
 float improved_noise::noise4d(float x, float y, float z, float w) const noexcept {
   return improved_value<float>(lattice_, x, y, z, w);
 }

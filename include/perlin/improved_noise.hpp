@@ -6,6 +6,7 @@
 #include <span>
 
 #include "perlin/coordinates.hpp"
+#include "perlin/detail/improved_float_call.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin {
@@ -51,6 +52,8 @@ class improved_noise : public detail::other_coordinate_calls<improved_noise> {
   [[nodiscard]] double noise3d(double x, double y, double z) const noexcept;
   [[nodiscard]] double noise4d(double x, double y, double z, double w) const noexcept;
   [[nodiscard]] float noise1d(float x) const noexcept;
+  /// 2-D and 3-D in float are inline (perlin/detail/improved_float_call.hpp): the same bits as
+  /// the library's own float path whatever the caller's flags.
   [[nodiscard]] float noise2d(float x, float y) const noexcept;
   [[nodiscard]] float noise3d(float x, float y, float z) const noexcept;
   [[nodiscard]] float noise4d(float x, float y, float z, float w) const noexcept;
@@ -83,5 +86,28 @@ class improved_noise : public detail::other_coordinate_calls<improved_noise> {
  private:
   perlin::lattice lattice_;
 };
+
+// Inline where the lanes are (the loop of a caller's calls keeps the table and the masks in
+// registers); else, and in -ffast-math translation units, the library's out-of-line function.
+// Both give the same bits.
+[[gnu::always_inline]] inline float improved_noise::noise2d(float x, float y) const noexcept {
+#if PERLIN_INLINE_FLOAT_CALLS
+  return detail::improved_float_lanes<2>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
+                                         x, y, 0.f);
+#else
+  return detail::improved_float_rare<2>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
+                                        x, y, 0.f);
+#endif
+}
+[[gnu::always_inline]] inline float improved_noise::noise3d(float x, float y,
+                                                            float z) const noexcept {
+#if PERLIN_INLINE_FLOAT_CALLS
+  return detail::improved_float_lanes<3>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
+                                         x, y, z);
+#else
+  return detail::improved_float_rare<3>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
+                                        x, y, z);
+#endif
+}
 
 }  // namespace perlin

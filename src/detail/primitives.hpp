@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "perlin/detail/gradient3.hpp"  // k_grad3
+
 namespace perlin::detail {
 
 /// Ken Perlin's fade curve 6t^5 - 15t^4 + 10t^3, in his evaluation order.
@@ -24,28 +26,6 @@ template <class T>
 constexpr T lerp(T t, T a, T b) noexcept {
   return a + t * (b - a);
 }
-
-/// The 16 gradients of the reference `grad(hash, x, y, z)`, indexed by hash & 15: the dot
-/// product gx*x + gy*y + gz*z gives the same bits as the reference's `(+-u) + (+-v)` because
-/// every product is exact and adding the zero term changes nothing but the sign of a zero.
-inline constexpr std::array<std::array<std::int8_t, 3>, 16> k_grad3 = {{
-    {1, 1, 0},
-    {-1, 1, 0},
-    {1, -1, 0},
-    {-1, -1, 0},  // h = 0..3:   +-x +-y
-    {1, 0, 1},
-    {-1, 0, 1},
-    {1, 0, -1},
-    {-1, 0, -1},  // h = 4..7:   +-x +-z
-    {0, 1, 1},
-    {0, -1, 1},
-    {0, 1, -1},
-    {0, -1, -1},  // h = 8..11:  +-y +-z
-    {1, 1, 0},
-    {0, -1, 1},
-    {-1, 1, 0},
-    {0, -1, -1},  // h = 12..15: y+x, -y+z, y-x, -y-z
-}};
 
 /// The 32 gradients of 4-D improved noise, indexed by hash & 31: component h >> 3 is zero, the
 /// other three are -1 when bits 0, 1, 2 of h are set (in axis order), +1 otherwise.

@@ -14,24 +14,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
-#include "detail/lanes.hpp"
 #include "detail/lattice_index.hpp"
 #include "detail/primitives.hpp"
+#include "perlin/detail/improved_float_call.hpp"
+#include "perlin/detail/lanes.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin::detail {
-
-/// Ken Perlin's gradients as floating-point rows {gx, gy, gz, 0}, so that a corner costs three
-/// loads and multiplies instead of conversions (the values are those of k_grad3).
-template <class T>
-inline constexpr auto k_grad3_rows = [] {
-  std::array<std::array<T, 4>, 16> g{};
-  for (std::size_t h = 0; h < 16; ++h) {
-    for (std::size_t k = 0; k < 3; ++k) g[h][k] = static_cast<T>(k_grad3[h][k]);
-  }
-  return g;
-}();
 
 /// The cell of a finite 2-D or 3-D point: the hashes of its four (x, y) corner columns, its z
 /// indices (0 in 2-D) and the fractions of its coordinates, as the reference computes them.
@@ -101,78 +92,8 @@ T improved_written_out(const std::uint8_t* p, const axis_wrap* wrap, T x0, T x1,
 // The same computation with independent operations side by side in lanes: the corners' dot
 // products, then the lerps of each level. Each lane performs the scalar operation on the scalar
 // operands, so the bits are those of improved_written_out (tested bit for bit against the generic
-// kernel, ImprovedNoise.SingleCallsGiveTheBitsOfTheGenericKernel).
-
-/// The gradient rows {gx, gy, gz, 0} of the corners hashed h0..h3, transposed into one vector per
-/// component (lane k from h_k).
-inline void gradient_lanes(std::uint32_t h0, std::uint32_t h1, std::uint32_t h2, std::uint32_t h3,
-                           lanes::f32x4& gx, lanes::f32x4& gy, lanes::f32x4& gz) noexcept {
-  const auto row = [](std::uint32_t h) {
-    lanes::f32x4 r;
-    std::memcpy(&r, k_grad3_rows<float>[h & 15].data(), sizeof r);
-    return r;
-  };
-  const lanes::f32x4 r0 = row(h0), r1 = row(h1), r2 = row(h2), r3 = row(h3);
-  const lanes::f32x4 xy01 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);
-  const lanes::f32x4 xy23 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
-  const lanes::f32x4 z01 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
-  const lanes::f32x4 z23 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
-  gx = __builtin_shufflevector(xy01, xy23, 0, 1, 4, 5);
-  gy = __builtin_shufflevector(xy01, xy23, 2, 3, 6, 7);
-  gz = __builtin_shufflevector(z01, z23, 0, 1, 4, 5);
-}
-
-/// Float: the three coordinates split in one vector (floor by truncation and correction, the
-/// wrap masks), the 4 corners of 2-D or the 8 of 3-D four at a time. Coordinates of 2^31 and
-/// more, NaN and infinities, and periods that need a modulo take the written-out path.
-template <int D>
-[[gnu::always_inline]] inline float improved_lanes(const std::uint8_t* p, const axis_wrap* wrap,
-                                                   float x0, float x1, float x2) noexcept {
-  using namespace lanes;
-  const f32x4 x = {x0, x1, x2, 0.f};
-  const i32x4 mask = {static_cast<std::int32_t>(wrap[0].mask),
-                      static_cast<std::int32_t>(wrap[1].mask),
-                      D == 3 ? static_cast<std::int32_t>(wrap[2].mask) : 255, 255};
-  const f32x4 ax = reinterpret_cast<f32x4>(reinterpret_cast<i32x4>(x) & 0x7fffffff);
-  if (any(~(ax < 2147483648.f) | (mask == 0))) [[unlikely]] {
-    return improved_written_out<D, float>(p, wrap, x0, x1, x2);
-  }
-  i32x4 i = __builtin_convertvector(x, i32x4);
-  i += __builtin_convertvector(i, f32x4) > x;  // -1 where truncation went up
-  const f32x4 f = x - __builtin_convertvector(i, f32x4);
-  const u32x4 m = reinterpret_cast<u32x4>(mask);
-  const u32x4 i0 = reinterpret_cast<u32x4>(i) & m;
-  const u32x4 i1 = (reinterpret_cast<u32x4>(i) + 1u) & m;
-  const f32x4 t = f * f * f * (f * (f * 6.f - 15.f) + 10.f);  // fade, lane by lane
-  const f32x4 f1 = f - 1.f;
-  const std::uint32_t a = p[i0[0]], b = p[i1[0]];
-  const std::uint32_t aa = p[a + i0[1]], ab = p[a + i1[1]];
-  const std::uint32_t ba = p[b + i0[1]], bb = p[b + i1[1]];
-  const f32x4 py = __builtin_shufflevector(f, f1, 1, 5, 1, 5);
-  f32x4 gx, gy, gz;
-  if constexpr (D == 2) {
-    // Lanes: corners aa, ab, ba, bb; then lerp(u, aa, ba), lerp(u, ab, bb); then along y.
-    gradient_lanes(p[aa], p[ab], p[ba], p[bb], gx, gy, gz);
-    const f32x4 d = gx * __builtin_shufflevector(f, f1, 0, 0, 4, 4) + gy * py;
-    const f32x4 lo = __builtin_shufflevector(d, d, 0, 1, 0, 1);
-    const f32x4 hi = __builtin_shufflevector(d, d, 2, 3, 2, 3);
-    const f32x4 l = lo + broadcast<0>(t) * (hi - lo);
-    return l[0] + t[1] * (l[1] - l[0]);
-  } else {
-    // Lanes: (y0 z0, y1 z0, y0 z1, y1 z1) at x0, then at x1; lerp along x, y, then z.
-    const std::uint32_t z0 = i0[2], z1 = i1[2];
-    const f32x4 pz = __builtin_shufflevector(f, f1, 2, 2, 6, 6);
-    gradient_lanes(p[aa + z0], p[ab + z0], p[aa + z1], p[ab + z1], gx, gy, gz);
-    const f32x4 lo = gx * broadcast<0>(f) + gy * py + gz * pz;
-    gradient_lanes(p[ba + z0], p[bb + z0], p[ba + z1], p[bb + z1], gx, gy, gz);
-    const f32x4 hi = gx * broadcast<0>(f1) + gy * py + gz * pz;
-    const f32x4 l = lo + broadcast<0>(t) * (hi - lo);
-    const f32x4 ya = __builtin_shufflevector(l, l, 0, 2, 0, 2);
-    const f32x4 yb = __builtin_shufflevector(l, l, 1, 3, 1, 3);
-    const f32x4 y = ya + broadcast<1>(t) * (yb - ya);
-    return y[0] + t[2] * (y[1] - y[0]);
-  }
-}
+// kernel, ImprovedNoise.SingleCallsGiveTheBitsOfTheGenericKernel). Float: the public inline
+// call's function (perlin/detail/improved_float_call.hpp), which callers' loops inline too.
 
 /// Double: the split as written out, the corners two at a time (a y pair per vector).
 template <int D>
@@ -228,7 +149,11 @@ template <int D, class T>
                                               T x1, T x2 = T(0)) noexcept {
   static_assert(D == 2 || D == 3);
 #ifdef PERLIN_HAVE_LANES
-  return improved_lanes<D>(p, wrap, x0, x1, x2);
+  if constexpr (std::is_same_v<T, float>) {
+    return improved_float_lanes<D>(p, wrap, x0, x1, x2);
+  } else {
+    return improved_lanes<D>(p, wrap, x0, x1, x2);
+  }
 #else
   return improved_written_out<D, T>(p, wrap, x0, x1, x2);
 #endif
