@@ -218,19 +218,25 @@ void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axi
                     hn::Set(df, static_cast<float>(ax[1].f - 1.0))};
   float* A[2] = {a0, a1};
   float* B[2] = {b0, b1};
-  for (std::size_t c = 0; c < o.cells; c += N) {
+  // The arrays' addresses, once: the compiler reloads them from the cache around every store.
+  const float* cs[2] = {pc.at(s[0], 0), pc.at(s[1], 0)};
+  const float* gxs[2] = {pc.at(s[0], 1), pc.at(s[1], 1)};
+  const float* gys[2] = {pc.at(s[0], 2), pc.at(s[1], 2)};
+  const std::size_t side[2] = {o.side_offset[0], o.side_offset[1]};
+  const std::size_t cells = o.cells;
+  for (std::size_t c = 0; c < cells; c += N) {
     for (int xb = 0; xb < 2; ++xb) {
       VF term[2], gx[2];
-      const std::size_t at = c + o.side_offset[xb];
+      const std::size_t at = c + side[xb];
       for (int yb = 0; yb < 2; ++yb) {
-        const VF cv = hn::LoadU(df, pc.at(s[yb], 0) + at);
+        const VF cv = hn::LoadU(df, cs[yb] + at);
         if constexpr (Improved && D >= 2) {
-          const VF gy = hn::LoadU(df, pc.at(s[yb], 2) + at);
+          const VF gy = hn::LoadU(df, gys[yb] + at);
           term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
         } else {
           term[yb] = cv;
         }
-        gx[yb] = hn::LoadU(df, pc.at(s[yb], 1) + at);
+        gx[yb] = hn::LoadU(df, gxs[yb] + at);
       }
       if constexpr (D == 1) {
         hn::StoreU(term[0], df, A[xb] + c);  // one lattice row: weight 1
@@ -374,6 +380,12 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   }
   std::vector<plane_cache<D>> planes(g.octaves.size());
   running_range range;
+  // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
+  // by row: its accumulators would be spilled around each row's kernel calls, which cost short
+  // rows (a 16^3 chunk's 16 samples) more than the fold itself.
+  const std::size_t fold_rows = g.row_stride == nx ? std::max<std::size_t>(1, 4096 / nx) : 1;
+  std::size_t pending = 0;  // rows written and not folded yet, from pending_from
+  const float* pending_from = out;
   // Axes beyond dims stay at index 0 (the slice); row_setup overwrites the others per row.
   row_axis ax[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
   // The row's indices along y, z, w: divided once, then counted.
@@ -434,8 +446,13 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out_row);
     }
-    range.fold(out_row, nx);
+    if (pending == 0) pending_from = out_row;
+    if (++pending == fold_rows) {
+      range.fold(pending_from, pending * nx);
+      pending = 0;
+    }
   }
+  if (pending != 0) range.fold(pending_from, pending * nx);
   range.fold_into(lo, hi);
 }
 
