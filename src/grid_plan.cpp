@@ -19,14 +19,6 @@ namespace perlin {
 
 namespace {
 
-/// Cells narrower than this many samples are hashed per sample (gathers), not per cell, by
-/// dimension (1-D to 3-D; 4-D has only the cell method). Measured on AMD Zen 5 (AVX3_DL, whose
-/// cell hashing is byte permutes) with bench/perlin_bench's coarse-step workloads and steps of
-/// 1 and 3/4 (ns a sample, cells against gathers): 3-D step 1/2 0.85 against 2.87, step 1 1.41
-/// against 2.83; 2-D step 1/2 0.80 against 1.10, step 3/4 even, step 1 1.23 against 1.03. 1-D
-/// keeps its earlier threshold (not measured again).
-constexpr double k_gather_below_width[4] = {3.0, 1.2, 0.9, 0.0};
-
 /// floor(q), by truncation and correction below 2^62 (std::floor is a library call on baseline
 /// x86-64, and was most of a small grid's plan); exact, so the same value.
 double floor_of(double q) {
@@ -272,7 +264,8 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   return plan;
 }
 
-detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict) {
+detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict,
+                                         const std::array<double, 4>& gather_below_width) {
   detail::grid_plan plan;
   fill_common(plan, f, strict);
   plan.dims = static_cast<int>(g.dims);
@@ -283,13 +276,15 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     plan.first[k] = g.first[k];
   }
   const std::size_t nx = g.count[0];
+  // Strict mode promises the same bits on every target: the same choice of method on each.
+  const auto& widths = strict ? detail::k_portable_gather_below_width : gather_below_width;
   for (const auto& op : octave_list(f)) {
     detail::octave_plan o;
     o.freq = op.freq;
     o.offset = op.offset;
     o.wrap = op.wrap;
     plan.amp.push_back(static_cast<float>(op.amp));
-    o.gather = std::abs(g.step[0] * op.freq) * k_gather_below_width[g.dims - 1] > 1.0;
+    o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
     const std::size_t padded = nx + detail::k_pad;
     o.fx.resize(padded);
     o.t.resize(padded);

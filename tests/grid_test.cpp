@@ -76,9 +76,10 @@ TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
     for (std::size_t fi = 0; fi < all.size(); ++fi) {
       const perlin::field& f = all[fi];
       for (std::size_t dims = 1; dims <= 4; ++dims) {
-        // Row lengths 1 .. 3N+1 for the widest vectors (16 floats), odd origins, negative
+        // Row lengths 1 .. 3N+1 for the widest vectors (16 floats) and past two blocks of 64 (the
+        // byte-hashed rows of AVX3_DL), odd origins, negative
         // coordinates, steps from many samples per cell to several cells per sample.
-        for (const std::size_t nx : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 49u}) {
+        for (const std::size_t nx : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 49u, 131u}) {
           for (const double step : {1.0 / 64, 0.23, -0.37, 1.7}) {
             perlin::grid g;
             g.dims = dims;
@@ -660,8 +661,11 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
                                               real->fill_rows(g, b, e, out, lo, hi);
                                               if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
                                             },
-                                            real->eval_points, real->eval_points_d, real->min_max,
-                                            real->fill_rows_exact};
+                                            real->eval_points,
+                                            real->eval_points_d,
+                                            real->min_max,
+                                            real->fill_rows_exact,
+                                            real->gather_below_width};
   EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
   const perlin::detail::kernels bad_points = {
       real->fill_rows,
@@ -669,17 +673,23 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
         real->eval_points(p, b, e, out);
         out[e - b - 1] = -out[e - b - 1];
       },
-      real->eval_points_d, real->min_max, real->fill_rows_exact};
+      real->eval_points_d,
+      real->min_max,
+      real->fill_rows_exact,
+      real->gather_below_width};
   EXPECT_NE(perlin::detail::self_check(bad_points).find("points"), std::string::npos);
   // A gradient kernel whose y partial is off by a little more than the tolerance in 2-D.
   const perlin::detail::kernels bad_gradient = {
-      real->fill_rows, real->eval_points,
+      real->fill_rows,
+      real->eval_points,
       [](const perlin::detail::points_plan& p, const double* const* c, std::size_t n, float* out,
          float* const* grad) {
         real->eval_points_d(p, c, n, out, grad);
         if (grad != nullptr && p.dims == 2) grad[1][n / 2] *= 1.001f;
       },
-      real->min_max, real->fill_rows_exact};
+      real->min_max,
+      real->fill_rows_exact,
+      real->gather_below_width};
   EXPECT_NE(perlin::detail::self_check(bad_gradient).find("sample gradients"), std::string::npos)
       << perlin::detail::self_check(bad_gradient);
   EXPECT_EQ(perlin::detail::self_check(*real), "");

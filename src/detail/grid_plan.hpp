@@ -169,12 +169,22 @@ using min_max_fn = void (*)(const float* v, std::size_t n, float* lo, float* hi)
 using fill_rows_exact_fn = void (*)(const exact_grid_plan&, std::size_t row_begin,
                                     std::size_t row_end, double* out, double* lo, double* hi);
 
+/// The per-sample crossover of every target without a faster way to hash a sample
+/// (kernels::gather_below_width), and of strict mode on every target: the cell method and the
+/// per-sample one round differently, so strict mode's same bits on every target need the same
+/// choice on every target.
+inline constexpr std::array<double, 4> k_portable_gather_below_width = {3.0, 1.2, 0.9, 0.0};
+
 struct kernels {
   fill_rows_fn fill_rows;
   eval_points_fn eval_points;
   eval_points_d_fn eval_points_d;
   min_max_fn min_max;
   fill_rows_exact_fn fill_rows_exact;
+  /// Cells narrower than this many samples are hashed per sample (row_by_gathers) rather than
+  /// per cell, by dimension (1-D to 4-D; 4-D has only the cell method): the crossover depends on
+  /// how a target hashes a sample (simd/rows-inl.h).
+  std::array<double, 4> gather_below_width;
 };
 
 }  // namespace perlin::detail

@@ -26,11 +26,12 @@ namespace HWY_NAMESPACE {
 static_assert(k_pad * sizeof(float) >= HWY_MAX_BYTES, "k_pad must cover the widest vector");
 
 #if HWY_HAVE_FLOAT64
-const kernels k_kernels = {&fill_rows, &eval_points, &eval_points_d, &min_max, &fill_rows_exact};
+const kernels k_kernels = {&fill_rows, &eval_points,     &eval_points_d,
+                           &min_max,   &fill_rows_exact, k_gather_below_width};
 #else
 // No double vectors (WASM in Highway 1.0): point batches and exact grids, which need them, come
 // from the next target down (targets.cpp completes the table).
-const kernels k_kernels = {&fill_rows, nullptr, nullptr, &min_max, nullptr};
+const kernels k_kernels = {&fill_rows, nullptr, nullptr, &min_max, nullptr, k_gather_below_width};
 #endif
 [[maybe_unused]] const int k_registered = register_kernels(HWY_TARGET, &k_kernels);
 

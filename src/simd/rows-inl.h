@@ -17,6 +17,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -27,6 +28,19 @@ HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+/// Cells narrower than this many samples are hashed per sample (row_by_gathers), not per cell
+/// (kernels::gather_below_width), by dimension. Measured on AMD Zen 5 with fn2bench's coarse-step
+/// workloads (ns a sample, cells against per sample). AVX3_DL hashes samples by byte permutes
+/// (row_by_bytes): 2-D step 1/2 0.51 against 0.41, step 1/4 0.40 against 0.41; 3-D step 1/2 0.62
+/// against 0.75, step 1/4 0.50 against 0.75. With gathers (capped at AVX2, an earlier session):
+/// 3-D step 1/2 0.85 against 2.87, step 1 1.41 against 2.83; 2-D step 1/2 0.80 against 1.10,
+/// step 3/4 even, step 1 1.23 against 1.03. 1-D keeps its earlier threshold (not measured again).
+#if HWY_TARGET == HWY_AVX3_DL
+inline constexpr std::array<double, 4> k_gather_below_width = {3.0, 3.0, 0.9, 0.0};
+#else
+inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_below_width;
+#endif
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
 using row_axis = octave_plan::axis_sample;
@@ -308,6 +322,59 @@ void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const 
   }
 }
 
+#if HWY_TARGET == HWY_AVX3_DL
+/// The per-sample hashing of row_by_gathers 64 samples at a time, a byte per lane (byte_hash,
+/// the layout of points_by_bytes): from the first level p[x] of the plan (px0, px1), each further
+/// level is a byte permute instead of a gather. Indices are below 256 at every level, so the sums
+/// modulo 256 read what the doubled table would (any period). The same hashes, so the same bits.
+/// Returns where it stopped (fewer than 64 samples before nx).
+template <int D, bool Improved, bool Strict>
+std::size_t row_by_bytes(const grid_plan& g, const octave_plan& o, const lanes_axis& y,
+                         const lanes_axis& z, const row_axis* ax, std::size_t nx,
+                         float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  constexpr std::size_t N = 16;
+  static_assert(hn::MaxLanes(DF()) == N);
+  const byte_hash p(g.tables->bytes.data());
+  __m512i lower[3], upper[3];  // the row's indices along y and z in every byte (0 past D)
+  for (int a = 1; a < 3; ++a) {
+    lower[a] = _mm512_set1_epi8(static_cast<char>(a < D ? ax[a].i0 : 0));
+    upper[a] = _mm512_set1_epi8(static_cast<char>(a < D ? ax[a].i1 : 0));
+  }
+  std::size_t i = 0;
+  for (; i + 4 * N <= nx; i += 4 * N) {
+    VI x0 = hn::Zero(di), x1 = hn::Zero(di);
+    for (int v = 0; v < 4; ++v) {
+      x0 = byte_hash::pack(x0, hn::LoadU(di, o.px0.data() + i + v * N), v);
+      x1 = byte_hash::pack(x1, hn::LoadU(di, o.px1.data() + i + v * N), v);
+    }
+    __m512i bytes[8] = {x0.raw, x1.raw};
+    int m = 2;  // corners so far; corner k has bit 0 = x, bit 1 = y, bit 2 = z
+    for (int a = 1; a < 3; ++a) {
+      if (a < D) {
+        for (int k = 0; k < m; ++k) {
+          bytes[k + m] = p(_mm512_add_epi8(bytes[k], upper[a]));
+          bytes[k] = p(_mm512_add_epi8(bytes[k], lower[a]));
+        }
+        m *= 2;
+      } else {
+        for (int k = 0; k < m; ++k) bytes[k] = p(bytes[k]);  // index 0: p[h + 0]
+      }
+    }
+    for (int v = 0; v < 4; ++v) {
+      VI h[8];
+      for (int k = 0; k < (1 << D); ++k) h[k] = byte_hash::unpack<Improved>(bytes[k], v);
+      const std::size_t c = i + v * N;
+      hn::StoreU(blend_corners_v<D, Improved, Strict>(h, hn::LoadU(df, o.fx.data() + c),
+                                                      hn::LoadU(df, o.t.data() + c), y, z),
+                 df, out + c);
+    }
+  }
+  return i;
+}
+#endif
+
 /// One octave of one row by per-sample gathers (D <= 3).
 template <int D, bool Improved, bool Strict>
 void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax, std::size_t nx,
@@ -332,6 +399,9 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   const hash_tables& tb = *g.tables;
   HWY_ALIGN float tail[64];
   std::size_t i = 0;
+#if HWY_TARGET == HWY_AVX3_DL
+  i = row_by_bytes<D, Improved, Strict>(g, o, y, z, ax, nx, out);
+#endif
   if (pairs) {
     // Two vectors per iteration: their gathers overlap each other's latency.
     for (; i + 2 * N <= nx; i += 2 * N) {
