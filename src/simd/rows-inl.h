@@ -45,7 +45,8 @@ inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
 using row_axis = octave_plan::axis_sample;
 
-/// Axes 1..dims-1 of the row with indices idx[1..3], for octave `o` (from the plan's tables).
+/// The lattice data of axes 1..dims-1 of the row with indices idx[1..3], for octave `o`: pointers
+/// into the plan's tables (a copy per row and octave was a tenth of a short row's cost).
 inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_t* idx,
                       row_axis* ax) {
   for (int a = 1; a < g.dims; ++a) ax[a] = o.axis[a][idx[a]];
@@ -69,8 +70,19 @@ struct plane_cache {
   std::size_t stride = 0;             // floats per array
   std::vector<float> data;            // per slot: C, Gx, Gy of the row's lattice points along x
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
-  float* at(int slot, int what) {
-    return data.data() + static_cast<std::size_t>(slot * 3 + what) * stride;
+  float* array[2][3] = {};  // per slot: where C, Gx, Gy start in `data` (so never copied)
+  plane_cache() = default;
+  plane_cache(const plane_cache&) = delete;
+  plane_cache& operator=(const plane_cache&) = delete;
+  float* at(int slot, int what) const { return array[slot][what]; }
+  void allocate(std::size_t floats_per_array) {
+    stride = floats_per_array;
+    data.resize(2 * 3 * stride);
+    for (int slot = 0; slot < 2; ++slot) {
+      for (int what = 0; what < 3; ++what) {
+        array[slot][what] = data.data() + static_cast<std::size_t>(slot * 3 + what) * stride;
+      }
+    }
   }
 };
 
@@ -182,16 +194,15 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
 /// row's two lattice points along y are looked up in the cache of its plane (the sample
 /// indices `plane` along z and w) and hashed when missing.
 template <int D, bool Improved, bool Strict>
-void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                         const std::size_t* plane, plane_cache<D>& pc, float* a0, float* b0,
-                         float* a1, float* b1) {
+HWY_INLINE void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                                    const std::size_t* plane, plane_cache<D>& pc, float* a0,
+                                    float* b0, float* a1, float* b1) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
   if (pc.stride == 0) {
     // Whole vectors of points are hashed, and whole vectors of cells read from side offsets up
     // to `cells` on.
-    pc.stride = (std::max(o.point_count, o.cells + o.side_offset[1]) + 2 * N - 1) / N * N;
-    pc.data.resize(2 * 3 * pc.stride);
+    pc.allocate((std::max(o.point_count, o.cells + o.side_offset[1]) + 2 * N - 1) / N * N);
   }
   if (plane[0] != pc.plane[0] || plane[1] != pc.plane[1]) {  // a new plane: new z/w weights
     pc.plane[0] = plane[0];
@@ -283,8 +294,9 @@ HWY_INLINE void store_row(VF v, float* HWY_RESTRICT out, std::size_t i, std::siz
 
 /// One octave of one row by the cell method, into out[0 .. nx + padding).
 template <bool Strict>
-void row_by_cells(const octave_plan& o, const float* a0, const float* b0, const float* a1,
-                  const float* b1, std::size_t nx, float* HWY_RESTRICT out) {
+HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float* b0,
+                             const float* a1, const float* b1, std::size_t nx,
+                             float* HWY_RESTRICT out) {
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
