@@ -191,6 +191,44 @@ double float_shader_bound(const perlin::field& f) {
           (f.warped() ? f.warp().amplitude() * perlin::gradient_tolerance(f) : 0.0));
 }
 
+/// n points of `dims` coordinates, each drawn from `u`.
+std::vector<double> random_points(std::size_t n, std::size_t dims, std::mt19937_64& rng,
+                                  std::uniform_real_distribution<double>& u) {
+  std::vector<double> pd(n * dims);
+  for (auto& x : pd) x = u(rng);
+  return pd;
+}
+
+/// How many values `got` of the points pd differ from the C++ double path (== : a zero's sign
+/// is not compared).
+std::size_t differ_from_double(const perlin::field& f, const std::vector<double>& got,
+                               const std::vector<double>& pd, std::size_t dims) {
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    differ += got[i] != f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
+  return differ;
+}
+
+/// The points pd times `shrink`, as floats.
+std::vector<float> to_float(const std::vector<double>& pd, double shrink) {
+  std::vector<float> pf(pd.size());
+  for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
+  return pf;
+}
+
+/// The largest distance of float values `got` from the C++ double path at the float points pf
+/// (widened exactly).
+double worst_from_double(const perlin::field& f, const std::vector<float>& got,
+                         const std::vector<float>& pf, std::size_t dims) {
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    double q[4];
+    for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
+    worst = std::max(worst, std::abs(got[i] - f.eval<double>(std::span<const double>(q, dims))));
+  }
+  return worst;
+}
+
 TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsTolerance) {
   if (!context().ok) GTEST_SKIP() << context().why;
   RecordProperty("renderer", context().renderer);
@@ -207,8 +245,7 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
     const auto& [recipe, dims] = k_fields[fi];
     SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
     const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
-    std::vector<double> pd(n * dims);
-    for (auto& x : pd) x = u(rng);
+    const std::vector<double> pd = random_points(n, dims, rng, u);
     // Double: exactly the C++ double path (== : a zero's sign is not compared).
     std::string error;
     if (std::string(recipe).find("cosine") != std::string::npos) {
@@ -220,30 +257,18 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
               f, {.double_precision = true, .dims = dims, .derivatives = false, .split = false}),
           dims, pd, error);
       ASSERT_TRUE(error.empty()) << error;
-      std::size_t differ = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double want = f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
-        differ += got[i] != want;
-      }
-      EXPECT_EQ(differ, 0u) << "double shader values that differ from the C++ double path";
+      EXPECT_EQ(differ_from_double(f, got, pd, dims), 0u)
+          << "double shader values that differ from the C++ double path";
     }
     // Float: within the library's float tolerance of the double path, which holds where every
     // octave coordinate stays below 256 (docs/exactness.md): the points scaled to that.
-    const double shrink = below_256(f, 40.0);
-    std::vector<float> pf(pd.size());
-    for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
+    const std::vector<float> pf = to_float(pd, below_256(f, 40.0));
     const auto gf = run_on_gpu(
         perlin::shader_source(
             f, {.double_precision = false, .dims = dims, .derivatives = false, .split = false}),
         dims, pf, error);
     ASSERT_TRUE(error.empty()) << error;
-    double worst = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      double q[4];
-      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
-      worst = std::max(worst, std::abs(gf[i] - f.eval<double>(std::span<const double>(q, dims))));
-    }
-    const double ratio = worst / perlin::value_tolerance(f);
+    const double ratio = worst_from_double(f, gf, pf, dims) / perlin::value_tolerance(f);
     worst_ratio = std::max(worst_ratio, ratio);
     EXPECT_LE(ratio, k_float_shader_factor);
   }
@@ -281,8 +306,7 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
       continue;
     SCOPED_TRACE(r + " dims " + std::to_string(dims));
     const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
-    std::vector<double> pd(n * dims);
-    for (auto& x : pd) x = u(rng);
+    const std::vector<double> pd = random_points(n, dims, rng, u);
     std::string error;
     const auto got = run_on_gpu(perlin::shader_source(f, {.double_precision = true, .dims = dims}),
                                 dims, pd, error, /*deriv=*/true);
@@ -353,8 +377,7 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
   for (const auto& [recipe, dims] : fields) {
     SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
     const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
-    std::vector<double> pd(n * dims);
-    for (auto& x : pd) x = u(rng);
+    const std::vector<double> pd = random_points(n, dims, rng, u);
     std::string error;
     const std::string dsrc =
         perlin::shader_source(f, {.double_precision = true, .dims = dims, .split = false});
@@ -372,23 +395,19 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
       for (std::size_t k = 0; k < dims; ++k) differ += deriv[i * (dims + 1) + 1 + k] != g[k];
     }
     EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
-    std::vector<float> pf(pd.begin(), pd.end());
+    const std::vector<float> pf = to_float(pd, 1.0);
     const auto gf =
         run_on_gpu(perlin::shader_source(f, {.dims = dims, .derivatives = false, .split = false}),
                    dims, pf, error);
     ASSERT_TRUE(error.empty()) << error;
-    double worst = 0, from_double = 0;
+    double worst = 0;
     std::size_t same = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const auto p = std::span<const float>(pf.data() + i * dims, dims);
-      const float want = f.eval<float>(p);
+      const float want = f.eval<float>(std::span<const float>(pf.data() + i * dims, dims));
       worst = std::max(worst, std::abs(double(gf[i]) - want));
       same += gf[i] == want;
-      double q[4];
-      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
-      from_double = std::max(
-          from_double, std::abs(double(gf[i]) - f.eval<double>(std::span<const double>(q, dims))));
     }
+    const double from_double = worst_from_double(f, gf, pf, dims);
     const double bound = float_shader_bound(f);
     EXPECT_LE(from_double, bound);
     EXPECT_LE(worst, bound);
@@ -418,27 +437,17 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
     const std::string dsrc = perlin::shader_source(f, {.double_precision = true, .dims = dims});
     EXPECT_NE(dsrc.find("perlin_field_deriv is not written for the eroded fractal"),
               std::string::npos);
-    std::vector<double> pd(n * dims);
-    for (auto& x : pd) x = u(rng);
+    const std::vector<double> pd = random_points(n, dims, rng, u);
     std::string error;
     const auto values = run_on_gpu(dsrc, dims, pd, error);
     ASSERT_TRUE(error.empty()) << error;
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      differ += values[i] != f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
-    EXPECT_EQ(differ, 0u) << "values that differ from the C++ double path";
-    const double shrink = below_256(f, 20.0);
-    std::vector<float> pf(pd.size());
-    for (std::size_t i = 0; i < pd.size(); ++i) pf[i] = static_cast<float>(pd[i] * shrink);
+    EXPECT_EQ(differ_from_double(f, values, pd, dims), 0u)
+        << "values that differ from the C++ double path";
+    const std::vector<float> pf = to_float(pd, below_256(f, 20.0));
     const auto gf =
         run_on_gpu(perlin::shader_source(f, {.dims = dims, .derivatives = false}), dims, pf, error);
     ASSERT_TRUE(error.empty()) << error;
-    double worst = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      double q[4];
-      for (std::size_t k = 0; k < dims; ++k) q[k] = pf[i * dims + k];
-      worst = std::max(worst, std::abs(gf[i] - f.eval<double>(std::span<const double>(q, dims))));
-    }
+    const double worst = worst_from_double(f, gf, pf, dims);
     const double bound = float_shader_bound(f);
     EXPECT_LE(worst, bound);
     std::printf("eroded %s: float %.3g of its bound\n", recipe, worst / bound);
