@@ -91,23 +91,11 @@ class improved_noise : public detail::other_coordinate_calls<improved_noise> {
 // registers); else, and in -ffast-math translation units, the library's out-of-line function.
 // Both give the same bits.
 [[gnu::always_inline]] inline float improved_noise::noise2d(float x, float y) const noexcept {
-#if PERLIN_INLINE_FLOAT_CALLS
-  return detail::improved_float_lanes<2>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
-                                         x, y, 0.f);
-#else
-  return detail::improved_float_rare<2>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
-                                        x, y, 0.f);
-#endif
+  return detail::improved_float_call<2>(lattice_, x, y, 0.f);
 }
 [[gnu::always_inline]] inline float improved_noise::noise3d(float x, float y,
                                                             float z) const noexcept {
-#if PERLIN_INLINE_FLOAT_CALLS
-  return detail::improved_float_lanes<3>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
-                                         x, y, z);
-#else
-  return detail::improved_float_rare<3>(lattice_.perm().data(), detail::wraps_of(lattice_).data(),
-                                        x, y, z);
-#endif
+  return detail::improved_float_call<3>(lattice_, x, y, z);
 }
 
 }  // namespace perlin

@@ -134,4 +134,16 @@ template <int D>
 
 #endif  // PERLIN_HAVE_LANES
 
+/// improved_noise's float call in 2-D (x2 = 0) and 3-D: the lanes inline where
+/// PERLIN_INLINE_FLOAT_CALLS, else the library's out-of-line path; the same bits either way.
+template <int D>
+[[gnu::always_inline]] inline float improved_float_call(const lattice& l, float x0, float x1,
+                                                        float x2) noexcept {
+#if PERLIN_INLINE_FLOAT_CALLS
+  return improved_float_lanes<D>(l.perm().data(), wraps_of(l).data(), x0, x1, x2);
+#else
+  return improved_float_rare<D>(l.perm().data(), wraps_of(l).data(), x0, x1, x2);
+#endif
+}
+
 }  // namespace perlin::detail
