@@ -426,20 +426,33 @@ struct running_range {
     }
   }
 
+  /// Folds v[0 .. n) in. The accumulators are copied into locals for the loop: as members they
+  /// were stored and reloaded around every vector (a fifth of a 2048^2 grid's time at step 1/64).
   HWY_INLINE void fold(const float* v, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    const VF pinf = hn::Set(df, inf), minf = hn::Set(df, -inf);
+    VF a[4] = {mn[0], mn[1], mn[2], mn[3]}, b[4] = {mx[0], mx[1], mx[2], mx[3]};
     std::size_t i = 0;
     const auto one = [&](std::size_t u, VF x) {
+#if HWY_ARCH_X86
+      // minps/maxps return their second operand when either is NaN: with the accumulator
+      // second (never NaN), a NaN lane takes no part, without a compare and two blends.
+      a[u] = hn::Min(x, a[u]);
+      b[u] = hn::Max(x, b[u]);
+#else
       const auto ok = hn::Eq(x, x);  // NaN lanes take no part
-      mn[u] = hn::Min(mn[u], hn::IfThenElse(ok, x, pinf));
-      mx[u] = hn::Max(mx[u], hn::IfThenElse(ok, x, minf));
+      a[u] = hn::Min(a[u], hn::IfThenElse(ok, x, hn::Set(df, inf)));
+      b[u] = hn::Max(b[u], hn::IfThenElse(ok, x, hn::Set(df, -inf)));
+#endif
     };
     for (; i + 4 * N <= n; i += 4 * N) {
       for (std::size_t u = 0; u < 4; ++u) one(u, hn::LoadU(df, v + i + u * N));
     }
     for (; i + N <= n; i += N) one(0, hn::LoadU(df, v + i));
+    for (std::size_t u = 0; u < 4; ++u) {
+      mn[u] = a[u];
+      mx[u] = b[u];
+    }
     for (; i < n; ++i) {
       lo = v[i] < lo ? v[i] : lo;
       hi = v[i] > hi ? v[i] : hi;
