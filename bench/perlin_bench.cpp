@@ -110,6 +110,22 @@ void grid_bulk(benchmark::State& state, const workload& w, unsigned threads) {
 
 /// The workload `name` by perlin's single calls, its bulk call on one thread and on every core,
 /// and the peers that have it (stb_perlin and libnoise up to 3-D, glm up to 4-D).
+/// Two threads, on any machine: one call on two threads (perlin_t2) and its ceiling here, two
+/// one-thread calls at once, each with its own output (perlin_2x1: Google Benchmark runs the
+/// body on two threads and counts both threads' samples). Where the ceiling is below 2x one
+/// thread, the two CPUs share what the workload waits for (the host's caches and memory), not
+/// work the library splits badly; bench/report prints both ratios.
+template <class F>
+void register_two_threads(const std::string& name, F bulk) {
+  benchmark::RegisterBenchmark((name + "/perlin_t2").c_str(), [bulk](benchmark::State& s) {
+    bulk(s, 2);
+  })->UseRealTime();
+  benchmark::RegisterBenchmark((name + "/perlin_2x1").c_str(),
+                               [bulk](benchmark::State& s) { bulk(s, 1); })
+      ->Threads(2)
+      ->UseRealTime();
+}
+
 void register_grid(const std::string& name, const workload& w) {
   const bool fbm = w.octaves > 1;
   benchmark::RegisterBenchmark((name + "/perlin_scalar").c_str(), [w, fbm](benchmark::State& s) {
@@ -133,6 +149,8 @@ void register_grid(const std::string& name, const workload& w) {
   benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [w](benchmark::State& s) {
     grid_bulk(s, w, 0);
   })->UseRealTime();
+  register_two_threads(name,
+                       [w](benchmark::State& s, unsigned threads) { grid_bulk(s, w, threads); });
   if (w.dims <= 3) {
     benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
       if (fbm) {
@@ -220,6 +238,9 @@ void register_points() {
     benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [positive](benchmark::State& s) {
       points_bulk(s, positive, 0);
     })->UseRealTime();
+    register_two_threads(name, [positive](benchmark::State& s, unsigned threads) {
+      points_bulk(s, positive, threads);
+    });
     benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [positive](benchmark::State& s) {
       points_loop(s, positive, [](float x, float y, float z) { return stb_noise3(x, y, z); });
     });
