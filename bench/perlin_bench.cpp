@@ -149,8 +149,10 @@ void register_grid(const std::string& name, const workload& w) {
   benchmark::RegisterBenchmark((name + "/perlin_mt").c_str(), [w](benchmark::State& s) {
     grid_bulk(s, w, 0);
   })->UseRealTime();
-  register_two_threads(name,
-                       [w](benchmark::State& s, unsigned threads) { grid_bulk(s, w, threads); });
+  if (w.size() >= (std::size_t{1} << 18)) {  // below, the automatic count is one thread
+    register_two_threads(name,
+                         [w](benchmark::State& s, unsigned threads) { grid_bulk(s, w, threads); });
+  }
   if (w.dims <= 3) {
     benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [w, fbm](benchmark::State& s) {
       if (fbm) {

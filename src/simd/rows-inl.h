@@ -302,24 +302,30 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
   const std::size_t N = hn::Lanes(df);
   const VF one = hn::Set(df, 1.0f);
   HWY_ALIGN float tail[64];
+  VF A0 = hn::Zero(df), B0 = A0, A1 = A0, B1 = A0;
+  std::int32_t held = -1;  // the cell whose coefficients A0..B1 hold in every lane, if any
   for (std::size_t i = 0; i < nx; i += N) {
     const std::int32_t first = o.cell[i], last = o.cell[i + N - 1];
-    VF A0, B0, A1, B1;
     if (first == last) {
-      A0 = hn::Set(df, a0[first]);
-      B0 = hn::Set(df, b0[first]);
-      A1 = hn::Set(df, a1[first]);
-      B1 = hn::Set(df, b1[first]);
+      if (first != held) {  // wide cells: once per cell, not per vector
+        A0 = hn::Set(df, a0[first]);
+        B0 = hn::Set(df, b0[first]);
+        A1 = hn::Set(df, a1[first]);
+        B1 = hn::Set(df, b1[first]);
+        held = first;
+      }
     } else if (static_cast<std::size_t>(last - first) < N) {
       // The cells of these samples are among the N from `first`: one permutation each (a
       // gather costs about one load per lane). The coefficient arrays are padded by k_pad.
       const auto idx =
           hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i), hn::Set(di, first)));
+      held = -1;
       A0 = hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx);
       B0 = hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx);
       A1 = hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx);
       B1 = hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx);
     } else {
+      held = -1;
       const VI ci = hn::LoadU(di, o.cell.data() + i);
       A0 = hn::GatherIndex(df, a0, ci);
       B0 = hn::GatherIndex(df, b0, ci);
