@@ -190,13 +190,14 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   }
 }
 
-/// The four coefficients of every cell the row touches, N cells at a time (plane_cache): the
-/// row's two lattice points along y are looked up in the cache of its plane (the sample
-/// indices `plane` along z and w) and hashed when missing.
+/// The coefficients a (A) and b (B) of the row at each of its lattice points along x
+/// (octave_plan::points), N at a time: cell c's lower side is point c + side_offset[0], its upper
+/// one c + side_offset[1]. The row's two lattice points along y are looked up in the cache of its
+/// plane (plane_cache: the sample indices `plane` along z and w) and hashed when missing.
 template <int D, bool Improved, bool Strict>
 HWY_INLINE void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                                    const std::size_t* plane, plane_cache<D>& pc, float* a0,
-                                    float* b0, float* a1, float* b1) {
+                                    const std::size_t* plane, plane_cache<D>& pc, float* a,
+                                    float* b) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
   if (pc.stride == 0) {
@@ -241,38 +242,33 @@ HWY_INLINE void cell_coefficients_v(const grid_plan& g, const octave_plan& o, co
                     hn::Set(df, static_cast<float>(ax[1].t))};
   const VF ry[2] = {hn::Set(df, static_cast<float>(ax[1].f)),
                     hn::Set(df, static_cast<float>(ax[1].f - 1.0))};
-  float* A[2] = {a0, a1};
-  float* B[2] = {b0, b1};
   // The arrays' addresses, once: the compiler reloads them from the cache around every store.
   const float* cs[2] = {pc.at(s[0], 0), pc.at(s[1], 0)};
   const float* gxs[2] = {pc.at(s[0], 1), pc.at(s[1], 1)};
   const float* gys[2] = {pc.at(s[0], 2), pc.at(s[1], 2)};
-  const std::size_t side[2] = {o.side_offset[0], o.side_offset[1]};
-  const std::size_t cells = o.cells;
-  for (std::size_t c = 0; c < cells; c += N) {
-    for (int xb = 0; xb < 2; ++xb) {
-      VF term[2], gx[2];
-      const std::size_t at = c + side[xb];
-      for (int yb = 0; yb < 2; ++yb) {
-        const VF cv = hn::LoadU(df, cs[yb] + at);
-        if constexpr (Improved && D >= 2) {
-          const VF gy = hn::LoadU(df, gys[yb] + at);
-          term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
-        } else {
-          term[yb] = cv;
-        }
-        gx[yb] = hn::LoadU(df, gxs[yb] + at);
-      }
-      if constexpr (D == 1) {
-        hn::StoreU(term[0], df, A[xb] + c);  // one lattice row: weight 1
-        hn::StoreU(gx[0], df, B[xb] + c);
+  // Per lattice point, not per cell and side: a cell's upper side is its neighbour's lower one.
+  const std::size_t points = o.point_count;
+  for (std::size_t c = 0; c < points; c += N) {
+    VF term[2], gx[2];
+    for (int yb = 0; yb < 2; ++yb) {
+      const VF cv = hn::LoadU(df, cs[yb] + c);
+      if constexpr (Improved && D >= 2) {
+        const VF gy = hn::LoadU(df, gys[yb] + c);
+        term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
       } else {
-        hn::StoreU(mul_add<Strict>(wy[1], term[1], hn::Mul(wy[0], term[0])), df, A[xb] + c);
-        if constexpr (Improved) {
-          hn::StoreU(mul_add<Strict>(wy[1], gx[1], hn::Mul(wy[0], gx[0])), df, B[xb] + c);
-        } else {
-          hn::StoreU(hn::Zero(df), df, B[xb] + c);
-        }
+        term[yb] = cv;
+      }
+      gx[yb] = hn::LoadU(df, gxs[yb] + c);
+    }
+    if constexpr (D == 1) {
+      hn::StoreU(term[0], df, a + c);  // one lattice row: weight 1
+      hn::StoreU(gx[0], df, b + c);
+    } else {
+      hn::StoreU(mul_add<Strict>(wy[1], term[1], hn::Mul(wy[0], term[0])), df, a + c);
+      if constexpr (Improved) {
+        hn::StoreU(mul_add<Strict>(wy[1], gx[1], hn::Mul(wy[0], gx[0])), df, b + c);
+      } else {
+        hn::StoreU(hn::Zero(df), df, b + c);
       }
     }
   }
@@ -292,6 +288,17 @@ HWY_INLINE void store_row(VF v, float* HWY_RESTRICT out, std::size_t i, std::siz
   }
 }
 
+/// The samples [i, i + N) of a row from their cells' coefficients (row_by_cells).
+template <bool Strict>
+HWY_INLINE VF cell_samples(const octave_plan& o, std::size_t i, VF A0, VF B0, VF A1, VF B1) {
+  const DF df;
+  const VF fx = hn::LoadU(df, o.fx.data() + i);
+  const VF t = hn::LoadU(df, o.t.data() + i);
+  const VF lo = mul_add<Strict>(B0, fx, A0);
+  const VF hi = mul_add<Strict>(B1, hn::Sub(fx, hn::Set(df, 1.0f)), A1);
+  return lerp_v<Strict>(t, lo, hi);
+}
+
 /// One octave of one row by the cell method, into out[0 .. nx + padding).
 template <bool Strict>
 HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float* b0,
@@ -300,7 +307,6 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const VF one = hn::Set(df, 1.0f);
   HWY_ALIGN float tail[64];
   VF A0 = hn::Zero(df), B0 = A0, A1 = A0, B1 = A0;
   std::int32_t held = -1;  // the cell whose coefficients A0..B1 hold in every lane, if any
@@ -332,11 +338,44 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
       A1 = hn::GatherIndex(df, a1, ci);
       B1 = hn::GatherIndex(df, b1, ci);
     }
-    const VF fx = hn::LoadU(df, o.fx.data() + i);
-    const VF t = hn::LoadU(df, o.t.data() + i);
-    const VF lo = mul_add<Strict>(B0, fx, A0);
-    const VF hi = mul_add<Strict>(B1, hn::Sub(fx, one), A1);
-    store_row(lerp_v<Strict>(t, lo, hi), out, i, nx, tail);
+    store_row(cell_samples<Strict>(o, i, A0, B0, A1, B1), out, i, nx, tail);
+  }
+}
+
+/// Whether every vector of N samples of the row has its cells among the N from its first, with
+/// at least two cells a vector on average (wider cells are better broadcast once per cell). The
+/// cell indices never fall along a row.
+inline bool narrow_cells(const octave_plan& o, std::size_t nx, std::size_t N) {
+  if (o.cells * N < 2 * nx) return false;
+  for (std::size_t i = 0; i < nx; i += N) {  // the cell table is padded past nx by k_pad
+    if (static_cast<std::size_t>(o.cell[i + N - 1] - o.cell[i]) >= N) return false;
+  }
+  return true;
+}
+
+/// row_by_cells for rows where narrow_cells holds: one permutation per coefficient and vector,
+/// no branch per vector.
+template <bool Strict>
+HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const float* b0,
+                                    const float* a1, const float* b1, std::size_t nx,
+                                    float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const std::int32_t* cell = o.cell.data();
+  const auto samples = [&](std::size_t i) {
+    const std::int32_t first = cell[i];
+    const auto idx = hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, cell + i), hn::Set(di, first)));
+    return cell_samples<Strict>(o, i, hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx),
+                                hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx),
+                                hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx),
+                                hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx));
+  };
+  std::size_t i = 0;
+  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
+  if (i < nx) {
+    HWY_ALIGN float tail[64];
+    store_row(samples(i), out, i, nx, tail);
   }
 }
 
@@ -450,13 +489,13 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
                  float* lo, float* hi) {
   const std::size_t nx = g.count[0];
   const std::size_t padded = nx + k_pad;
-  std::size_t max_cells = 0;
-  for (const auto& o : g.octaves) max_cells = std::max(max_cells, o.cells);
-  std::vector<float> coeff(4 * (max_cells + k_pad));
-  float* a0 = coeff.data();
-  float* b0 = a0 + max_cells + k_pad;
-  float* a1 = b0 + max_cells + k_pad;
-  float* b1 = a1 + max_cells + k_pad;
+  // The coefficients at the row's lattice points (cell_coefficients_v), padded for whole
+  // vectors from any cell's side.
+  std::size_t max_points = 0;
+  for (const auto& o : g.octaves) max_points = std::max(max_points, o.point_count);
+  std::vector<float> coeff(2 * (max_points + k_pad));
+  float* pa = coeff.data();
+  float* pb = pa + max_points + k_pad;
   // A single plain octave is written straight into the output; fractals sum in row buffers.
   const bool single = (g.kind == fractal_kind::none || g.kind == fractal_kind::fbm) &&
                       g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize;
@@ -467,6 +506,10 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     weight.resize(padded);
   }
   std::vector<plane_cache<D>> planes(g.octaves.size());
+  std::vector<char> narrow(g.octaves.size());
+  for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
+    narrow[oi] = narrow_cells(g.octaves[oi], nx, hn::Lanes(DF()));
+  }
   running_range range;
   // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
   // by row: its accumulators would be spilled around each row's kernel calls, which cost short
@@ -515,11 +558,19 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       if (!done) {
         if (g.improved) {
-          cell_coefficients_v<D, true, Strict>(g, o, ax, idx + 2, planes[oi], a0, b0, a1, b1);
+          cell_coefficients_v<D, true, Strict>(g, o, ax, idx + 2, planes[oi], pa, pb);
         } else {
-          cell_coefficients_v<D, false, Strict>(g, o, ax, idx + 2, planes[oi], a0, b0, a1, b1);
+          cell_coefficients_v<D, false, Strict>(g, o, ax, idx + 2, planes[oi], pa, pb);
         }
-        row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
+        const float* a0 = pa + o.side_offset[0];
+        const float* b0 = pb + o.side_offset[0];
+        const float* a1 = pa + o.side_offset[1];
+        const float* b1 = pb + o.side_offset[1];
+        if (narrow[oi]) {
+          row_by_narrow_cells<Strict>(o, a0, b0, a1, b1, n, dst);
+        } else {
+          row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
+        }
       }
       if (!single) {
         with_kind(g.kind, [&]<fractal_kind Kind>() {
