@@ -48,7 +48,7 @@ struct octave_plan {
   // Per column (count[0] + k_pad entries, the padding repeats the last column):
   std::vector<float> fx;  // fraction of the octave coordinate, in [0, 1)
   std::vector<float> t;   // its blend weight: fade for improved, the interpolation for value
-  std::vector<std::int32_t> cell;      // index of its cell among the cells the row touches
+  std::vector<std::int32_t> cell;      // its cell among the row's, in order: +0 or +1 a column
   std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
   /// The lattice points along x that the row's cells have as corners, as p[x] (the first level
   /// of the hash): `point_count` of them, then k_pad copies of the last. Cell c's lower corner is

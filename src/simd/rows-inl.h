@@ -320,9 +320,10 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
         B1 = hn::Set(df, b1[first]);
         held = first;
       }
-    } else if (static_cast<std::size_t>(last - first) < N) {
-      // The cells of these samples are among the N from `first`: one permutation each (a
-      // gather costs about one load per lane). The coefficient arrays are padded by k_pad.
+    } else {
+      // The cell index rises by at most one a sample (octave_plan::cell), so these samples' cells
+      // are among the N from `first`: one permutation each. The coefficient arrays are padded
+      // by k_pad.
       const auto idx =
           hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i), hn::Set(di, first)));
       held = -1;
@@ -330,27 +331,15 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
       B0 = hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx);
       A1 = hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx);
       B1 = hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx);
-    } else {
-      held = -1;
-      const VI ci = hn::LoadU(di, o.cell.data() + i);
-      A0 = hn::GatherIndex(df, a0, ci);
-      B0 = hn::GatherIndex(df, b0, ci);
-      A1 = hn::GatherIndex(df, a1, ci);
-      B1 = hn::GatherIndex(df, b1, ci);
     }
     store_row(cell_samples<Strict>(o, i, A0, B0, A1, B1), out, i, nx, tail);
   }
 }
 
-/// Whether every vector of N samples of the row has its cells among the N from its first, with
-/// at least two cells a vector on average (wider cells are better broadcast once per cell). The
-/// cell indices never fall along a row.
+/// Whether the row has two or more cells a vector on average: then row_by_narrow_cells, which
+/// permutes every vector (wider cells are better broadcast once per cell).
 inline bool narrow_cells(const octave_plan& o, std::size_t nx, std::size_t N) {
-  if (o.cells * N < 2 * nx) return false;
-  for (std::size_t i = 0; i < nx; i += N) {  // the cell table is padded past nx by k_pad
-    if (static_cast<std::size_t>(o.cell[i + N - 1] - o.cell[i]) >= N) return false;
-  }
-  return true;
+  return o.cells * N >= 2 * nx;
 }
 
 /// row_by_cells for rows where narrow_cells holds: one permutation per coefficient and vector,
