@@ -299,38 +299,45 @@ HWY_INLINE VF cell_samples(const octave_plan& o, std::size_t i, VF A0, VF B0, VF
   return lerp_v<Strict>(t, lo, hi);
 }
 
+/// The samples [i, i + N) of a row whose cells differ across the vector: the cell index rises by
+/// at most one a sample (octave_plan::cell), so they are among the N from the first one's, and
+/// each coefficient is one permutation of the N from there (the arrays are padded by k_pad).
+template <bool Strict>
+HWY_INLINE VF permuted_cell_samples(const octave_plan& o, std::size_t i, const float* a0,
+                                    const float* b0, const float* a1, const float* b1) {
+  const DF df;
+  const DI di;
+  const std::int32_t first = o.cell[i];
+  const auto idx =
+      hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i), hn::Set(di, first)));
+  return cell_samples<Strict>(o, i, hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx),
+                              hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx),
+                              hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx),
+                              hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx));
+}
+
 /// One octave of one row by the cell method, into out[0 .. nx + padding).
 template <bool Strict>
 HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float* b0,
                              const float* a1, const float* b1, std::size_t nx,
                              float* HWY_RESTRICT out) {
   const DF df;
-  const DI di;
   const std::size_t N = hn::Lanes(df);
   HWY_ALIGN float tail[64];
   VF A0 = hn::Zero(df), B0 = A0, A1 = A0, B1 = A0;
   std::int32_t held = -1;  // the cell whose coefficients A0..B1 hold in every lane, if any
   for (std::size_t i = 0; i < nx; i += N) {
     const std::int32_t first = o.cell[i], last = o.cell[i + N - 1];
-    if (first == last) {
-      if (first != held) {  // wide cells: once per cell, not per vector
-        A0 = hn::Set(df, a0[first]);
-        B0 = hn::Set(df, b0[first]);
-        A1 = hn::Set(df, a1[first]);
-        B1 = hn::Set(df, b1[first]);
-        held = first;
-      }
-    } else {
-      // The cell index rises by at most one a sample (octave_plan::cell), so these samples' cells
-      // are among the N from `first`: one permutation each. The coefficient arrays are padded
-      // by k_pad.
-      const auto idx =
-          hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell.data() + i), hn::Set(di, first)));
-      held = -1;
-      A0 = hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx);
-      B0 = hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx);
-      A1 = hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx);
-      B1 = hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx);
+    if (first != last) {
+      store_row(permuted_cell_samples<Strict>(o, i, a0, b0, a1, b1), out, i, nx, tail);
+      continue;
+    }
+    if (first != held) {  // wide cells: once per cell, not per vector
+      A0 = hn::Set(df, a0[first]);
+      B0 = hn::Set(df, b0[first]);
+      A1 = hn::Set(df, a1[first]);
+      B1 = hn::Set(df, b1[first]);
+      held = first;
     }
     store_row(cell_samples<Strict>(o, i, A0, B0, A1, B1), out, i, nx, tail);
   }
@@ -349,16 +356,9 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
                                     const float* a1, const float* b1, std::size_t nx,
                                     float* HWY_RESTRICT out) {
   const DF df;
-  const DI di;
   const std::size_t N = hn::Lanes(df);
-  const std::int32_t* cell = o.cell.data();
   const auto samples = [&](std::size_t i) {
-    const std::int32_t first = cell[i];
-    const auto idx = hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, cell + i), hn::Set(di, first)));
-    return cell_samples<Strict>(o, i, hn::TableLookupLanes(hn::LoadU(df, a0 + first), idx),
-                                hn::TableLookupLanes(hn::LoadU(df, b0 + first), idx),
-                                hn::TableLookupLanes(hn::LoadU(df, a1 + first), idx),
-                                hn::TableLookupLanes(hn::LoadU(df, b1 + first), idx));
+    return permuted_cell_samples<Strict>(o, i, a0, b0, a1, b1);
   };
   std::size_t i = 0;
   for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
