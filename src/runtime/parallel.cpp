@@ -63,7 +63,9 @@ inline void cpu_relax() {
 #endif
 }
 
-/// Polls `ready` for up to k_poll; true when it held.
+/// Polls `ready` for up to k_poll; true when it held. It yields between rounds, so that on a
+/// machine with more threads than CPUs (an explicit count above the CPUs) the threads still
+/// working get the CPU.
 template <class F>
 bool poll_for(F&& ready) {
   const auto until = std::chrono::steady_clock::now() + k_poll;
@@ -73,6 +75,7 @@ bool poll_for(F&& ready) {
       cpu_relax();
     }
     if (std::chrono::steady_clock::now() >= until) return ready();
+    std::this_thread::yield();
   }
 }
 

@@ -35,9 +35,9 @@ void run_chunks(std::size_t n, unsigned threads, chunk_fn fn);
 /// The chunks are taken by the calling thread and by a persistent pool of workers (started on
 /// first use, grown to the largest count asked for less one, at most 255): no thread is started
 /// per call, and a worker polls for 100 us after its last chunk before it sleeps, so that calls
-/// in a row find it awake. The caller takes chunks too and only waits for those already running, so a call
-/// always finishes, even when every worker is busy with another caller's chunks, none could be
-/// started, or the call comes from inside a chunk (nested). After fork() the child starts a new
+/// in a row find it awake. The caller takes chunks too and only waits for those already running, so
+/// a call always finishes, even when every worker is busy with another caller's chunks, none could
+/// be started, or the call comes from inside a chunk (nested). After fork() the child starts a new
 /// pool on first use. The lowest failing chunk's exception is rethrown here once every chunk has
 /// finished.
 template <class F>
