@@ -246,6 +246,14 @@ void register_points() {
     benchmark::RegisterBenchmark((name + "/stb_perlin").c_str(), [positive](benchmark::State& s) {
       points_loop(s, positive, [](float x, float y, float z) { return stb_noise3(x, y, z); });
     });
+    benchmark::RegisterBenchmark((name + "/stb_unfused").c_str(), [positive](benchmark::State& s) {
+      const points& p = scattered(positive);
+      std::vector<float> out(p.x.size());
+      for (auto _ : s) {
+        peers::stb_unfused_noise3(p.x.data(), p.y.data(), p.z.data(), out.data(), out.size());
+      }
+      finish(s, out.size(), out);
+    });
     benchmark::RegisterBenchmark((name + "/libnoise").c_str(), [positive](benchmark::State& s) {
       const peers::libnoise_perlin m(1);
       points_loop(s, positive,

@@ -22,7 +22,8 @@ inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) =
 /// Counts the points where the inline calls differ from eval, and where they are farther than
 /// docs/exactness.md's float tolerance from the double path (coordinates below 256): one-sign and
 /// mixed-sign ranges, Ken Perlin's table and a seed, power-of-two and other periods, and the rare
-/// coordinates that take the written-out path (2^31 and beyond, infinities, NaN).
+/// coordinates that take the written-out path (2^31 and beyond, infinities, NaN), and lattice
+/// points, signed zeros and tiny negatives (a floor that rounds the fraction up to 1).
 inline int count_differences() {
   std::vector<perlin::improved_noise> noises = {perlin::improved_noise(),
                                                 perlin::improved_noise(7)};
@@ -35,6 +36,7 @@ inline int count_differences() {
   const float ranges[][2] = {{0.f, 256.f}, {-1000.f, 1000.f}, {-3.f, 3.f}, {-1e7f, 1e7f}};
   const float rare[] = {2147483648.f, -2147483904.f, 1e20f, std::numeric_limits<float>::infinity(),
                         std::numeric_limits<float>::quiet_NaN()};
+  const float edges[] = {-0.0f, 0.0f, -1.0f, 1.0f, -255.0f, 255.5f, -1e-30f, 1e-30f};
   int differ = 0;
   for (const auto& n : noises) {
     for (const auto& r : ranges) {
@@ -42,6 +44,9 @@ inline int count_differences() {
       for (int i = 0; i < 20000; ++i) {
         float p[3] = {d(rng), d(rng), d(rng)};
         if (i % 1000 == 0) p[i / 1000 % 3] = rare[i / 3000 % 5];
+        if (i % 1000 == 500) {  // where the floor's rounding matters: zeros, integers, -tiny
+          for (int k = 0; k < 3; ++k) p[k] = edges[(i / 1000 + k * 3) % 8];
+        }
         const float v3 = n.noise3d(p[0], p[1], p[2]);
         const float v2 = n.noise2d(p[0], p[1]);
         const float e3 = n.eval(std::span<const float>(p, 3));

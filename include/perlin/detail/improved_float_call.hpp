@@ -16,6 +16,9 @@
 
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
 
 #include "perlin/detail/gradient3.hpp"
 #include "perlin/detail/lanes.hpp"
@@ -77,8 +80,9 @@ template <class V>
 }
 
 /// Improved noise in float, 2-D or 3-D, with the bits of the reference's operations in its order
-/// (each lane performs the scalar operation on the scalar operands): the floor by truncation and
-/// correction, the wrap masks, then the 4 corners of 2-D or the 8 of 3-D four at a time.
+/// (each lane performs the scalar operation on the scalar operands): the floor (roundps where the
+/// caller's flags have SSE4.1, else truncation and correction), the wrap masks, then the 4 corners
+/// of 2-D or the 8 of 3-D four at a time.
 template <int D>
 [[gnu::always_inline]] inline float improved_float_lanes(const std::uint8_t* p,
                                                          const axis_wrap* wrap, float x0, float x1,
@@ -94,8 +98,15 @@ template <int D>
   if (any(~(ax < 2147483648.f) | (mask == 0))) [[unlikely]] {
     return improved_float_rare<D>(p, wrap, x0, x1, x2);
   }
+#if defined(__SSE4_1__)
+  // roundps: the floor in one instruction at the head of the hash's chain of loads (3-4% of a
+  // call measured on Zen 4). The same integer for |x| < 2^31, and the fraction is taken from it
+  // as below, so the same bits (x - floor(x) would make -0.0's fraction +0.0).
+  const i32x4 i = __builtin_convertvector(f32x4(_mm_floor_ps(x)), i32x4);
+#else
   i32x4 i = __builtin_convertvector(x, i32x4);
   i += __builtin_convertvector(i, f32x4) > x;  // -1 where truncation went up
+#endif
   const f32x4 f = x - __builtin_convertvector(i, f32x4);
   const u32x4 m = reinterpret_cast<u32x4>(mask);
   const u32x4 i0 = reinterpret_cast<u32x4>(i) & m;
