@@ -190,14 +190,48 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   }
 }
 
-/// The coefficients a (A) and b (B) of the row at each of its lattice points along x
-/// (octave_plan::points), N at a time: cell c's lower side is point c + side_offset[0], its upper
-/// one c + side_offset[1]. The row's two lattice points along y are looked up in the cache of its
-/// plane (plane_cache: the sample indices `plane` along z and w) and hashed when missing.
+/// The row's coefficients A and B at its lattice points along x, as a blend of the two lattice
+/// rows along y that the plane cache holds (row_blend_of): A = wy0 term0 + wy1 term1 with
+/// term = C + Gy ry (improved noise, D >= 2), B = wy0 Gx0 + wy1 Gx1.
+struct row_blend {
+  // The two lattice rows' arrays (plane_cache), addresses taken once: the compiler reloads them
+  // from the cache around every store otherwise.
+  const float* cs[2];
+  const float* gxs[2];
+  const float* gys[2];
+  VF wy[2], ry[2];
+};
+
+/// A and B at the lattice points [c, c + N) of the row (row_blend).
 template <int D, bool Improved, bool Strict>
-HWY_INLINE void cell_coefficients_v(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                                    const std::size_t* plane, plane_cache<D>& pc, float* a,
-                                    float* b) {
+HWY_INLINE void blend_points(const row_blend& r, std::size_t c, VF& a, VF& b) {
+  const DF df;
+  VF term[2], gx[2];
+  for (int yb = 0; yb < 2; ++yb) {
+    const VF cv = hn::LoadU(df, r.cs[yb] + c);
+    if constexpr (Improved && D >= 2) {
+      const VF gy = hn::LoadU(df, r.gys[yb] + c);
+      term[yb] = D >= 3 ? mul_add<Strict>(gy, r.ry[yb], cv) : hn::Mul(gy, r.ry[yb]);
+    } else {
+      term[yb] = cv;
+    }
+    gx[yb] = hn::LoadU(df, r.gxs[yb] + c);
+  }
+  if constexpr (D == 1) {
+    a = term[0];  // one lattice row: weight 1
+    b = gx[0];
+  } else {
+    a = mul_add<Strict>(r.wy[1], term[1], hn::Mul(r.wy[0], term[0]));
+    b = Improved ? mul_add<Strict>(r.wy[1], gx[1], hn::Mul(r.wy[0], gx[0])) : hn::Zero(df);
+  }
+}
+
+/// The row's blend (row_blend) for octave `o`: its two lattice points along y are looked up in
+/// the cache of its plane (plane_cache: the sample indices `plane` along z and w) and hashed when
+/// missing.
+template <int D, bool Improved, bool Strict>
+HWY_INLINE row_blend row_blend_of(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                                  const std::size_t* plane, plane_cache<D>& pc) {
   const DF df;
   const std::size_t N = hn::Lanes(df);
   if (pc.stride == 0) {
@@ -238,39 +272,27 @@ HWY_INLINE void cell_coefficients_v(const grid_plan& g, const octave_plan& o, co
     s[missing] = 1 - s[1 - missing];
     hash_lattice_row<D, Improved, Strict>(g, o, ax, iy[missing], pc, s[missing]);
   }
-  const VF wy[2] = {hn::Set(df, static_cast<float>(1.0 - ax[1].t)),
-                    hn::Set(df, static_cast<float>(ax[1].t))};
-  const VF ry[2] = {hn::Set(df, static_cast<float>(ax[1].f)),
-                    hn::Set(df, static_cast<float>(ax[1].f - 1.0))};
-  // The arrays' addresses, once: the compiler reloads them from the cache around every store.
-  const float* cs[2] = {pc.at(s[0], 0), pc.at(s[1], 0)};
-  const float* gxs[2] = {pc.at(s[0], 1), pc.at(s[1], 1)};
-  const float* gys[2] = {pc.at(s[0], 2), pc.at(s[1], 2)};
-  // Per lattice point, not per cell and side: a cell's upper side is its neighbour's lower one.
-  const std::size_t points = o.point_count;
-  for (std::size_t c = 0; c < points; c += N) {
-    VF term[2], gx[2];
-    for (int yb = 0; yb < 2; ++yb) {
-      const VF cv = hn::LoadU(df, cs[yb] + c);
-      if constexpr (Improved && D >= 2) {
-        const VF gy = hn::LoadU(df, gys[yb] + c);
-        term[yb] = D >= 3 ? mul_add<Strict>(gy, ry[yb], cv) : hn::Mul(gy, ry[yb]);
-      } else {
-        term[yb] = cv;
-      }
-      gx[yb] = hn::LoadU(df, gxs[yb] + c);
-    }
-    if constexpr (D == 1) {
-      hn::StoreU(term[0], df, a + c);  // one lattice row: weight 1
-      hn::StoreU(gx[0], df, b + c);
-    } else {
-      hn::StoreU(mul_add<Strict>(wy[1], term[1], hn::Mul(wy[0], term[0])), df, a + c);
-      if constexpr (Improved) {
-        hn::StoreU(mul_add<Strict>(wy[1], gx[1], hn::Mul(wy[0], gx[0])), df, b + c);
-      } else {
-        hn::StoreU(hn::Zero(df), df, b + c);
-      }
-    }
+  return {
+      {pc.at(s[0], 0), pc.at(s[1], 0)},
+      {pc.at(s[0], 1), pc.at(s[1], 1)},
+      {pc.at(s[0], 2), pc.at(s[1], 2)},
+      {hn::Set(df, static_cast<float>(1.0 - ax[1].t)), hn::Set(df, static_cast<float>(ax[1].t))},
+      {hn::Set(df, static_cast<float>(ax[1].f)), hn::Set(df, static_cast<float>(ax[1].f - 1.0))}};
+}
+
+/// The coefficients a (A) and b (B) of the row at each of its lattice points along x
+/// (octave_plan::points), N at a time: cell c's lower side is point c + side_offset[0], its upper
+/// one c + side_offset[1]. Per lattice point, not per cell and side: a cell's upper side is its
+/// neighbour's lower one.
+template <int D, bool Improved, bool Strict>
+HWY_INLINE void cell_coefficients_v(const row_blend& r, const octave_plan& o, float* a, float* b) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  for (std::size_t c = 0; c < o.point_count; c += N) {
+    VF av, bv;
+    blend_points<D, Improved, Strict>(r, c, av, bv);
+    hn::StoreU(av, df, a + c);
+    hn::StoreU(bv, df, b + c);
   }
 }
 
@@ -365,6 +387,31 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
   if (i < nx) {
     HWY_ALIGN float tail[64];
     store_row(samples(i), out, i, nx, tail);
+  }
+}
+
+/// One octave of one row of narrow cells (narrow_cells) whose lattice points fit one vector
+/// (o.point_count <= N): the coefficients a and b of points [0, N) stay in registers and each
+/// vector of samples selects its cells' by permutes, instead of a round trip through memory, whose
+/// loads at the cells' side offsets (a float off the stores) wait for the stores to complete.
+/// Rows of wide cells keep row_by_cells' broadcasts (permuting registers once per cell there
+/// measured 30% slower on grid4d_s32's rows of one cell, in two A/B runs on Zen 4).
+template <bool Strict>
+HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::size_t nx,
+                                      float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const VI lower = hn::Set(di, static_cast<std::int32_t>(o.side_offset[0]));
+  const VI upper = hn::Set(di, static_cast<std::int32_t>(o.side_offset[1]));
+  HWY_ALIGN float tail[64];
+  for (std::size_t i = 0; i < nx; i += N) {
+    const VI cell = hn::LoadU(di, o.cell.data() + i);
+    const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
+    const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
+    store_row(cell_samples<Strict>(o, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
+                                   hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1)),
+              out, i, nx, tail);
   }
 }
 
@@ -478,6 +525,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
                  float* lo, float* hi) {
   const std::size_t nx = g.count[0];
   const std::size_t padded = nx + k_pad;
+  const std::size_t N = hn::Lanes(DF());
   // The coefficients at the row's lattice points (cell_coefficients_v), padded for whole
   // vectors from any cell's side.
   std::size_t max_points = 0;
@@ -497,7 +545,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   std::vector<plane_cache<D>> planes(g.octaves.size());
   std::vector<char> narrow(g.octaves.size());
   for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
-    narrow[oi] = narrow_cells(g.octaves[oi], nx, hn::Lanes(DF()));
+    narrow[oi] = narrow_cells(g.octaves[oi], nx, N);
   }
   running_range range;
   // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
@@ -545,11 +593,27 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
           done = true;
         }
       }
+      if (!done && o.point_count <= N && narrow[oi]) {
+        const auto one_vector = [&]<bool Improved>() {
+          const row_blend r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, planes[oi]);
+          VF a, b;
+          blend_points<D, Improved, Strict>(r, 0, a, b);
+          row_by_register_cells<Strict>(o, a, b, n, dst);
+        };
+        if (g.improved) {
+          one_vector.template operator()<true>();
+        } else {
+          one_vector.template operator()<false>();
+        }
+        done = true;
+      }
       if (!done) {
         if (g.improved) {
-          cell_coefficients_v<D, true, Strict>(g, o, ax, idx + 2, planes[oi], pa, pb);
+          cell_coefficients_v<D, true, Strict>(
+              row_blend_of<D, true, Strict>(g, o, ax, idx + 2, planes[oi]), o, pa, pb);
         } else {
-          cell_coefficients_v<D, false, Strict>(g, o, ax, idx + 2, planes[oi], pa, pb);
+          cell_coefficients_v<D, false, Strict>(
+              row_blend_of<D, false, Strict>(g, o, ax, idx + 2, planes[oi]), o, pa, pb);
         }
         const float* a0 = pa + o.side_offset[0];
         const float* b0 = pb + o.side_offset[0];
