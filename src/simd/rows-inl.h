@@ -222,7 +222,11 @@ HWY_INLINE void blend_points(const row_blend& r, std::size_t c, VF& a, VF& b) {
     b = gx[0];
   } else {
     a = mul_add<Strict>(r.wy[1], term[1], hn::Mul(r.wy[0], term[0]));
-    b = Improved ? mul_add<Strict>(r.wy[1], gx[1], hn::Mul(r.wy[0], gx[0])) : hn::Zero(df);
+    if constexpr (Improved) {
+      b = mul_add<Strict>(r.wy[1], gx[1], hn::Mul(r.wy[0], gx[0]));
+    } else {
+      b = hn::Zero(df);
+    }
   }
 }
 
@@ -365,14 +369,23 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
   }
 }
 
-/// Whether the row has two or more cells a vector on average: then row_by_narrow_cells, which
-/// permutes every vector (wider cells are better broadcast once per cell).
-inline bool narrow_cells(const octave_plan& o, std::size_t nx, std::size_t N) {
-  return o.cells * N >= 2 * nx;
+/// How an octave's rows are filled by the cell method, chosen once per call (cell_rows_of).
+enum class cell_rows : char {
+  wide,       // row_by_cells: coefficients broadcast once per cell
+  narrow,     // row_by_narrow_cells: two or more cells a vector, permuted from memory
+  registers,  // row_by_register_cells: narrow, and every lattice point in one vector
+};
+
+/// Rows with two or more cells a vector on average permute every vector (wider cells are better
+/// broadcast once per cell); those whose lattice points also fit one vector (point_count <= N)
+/// keep the coefficients in registers.
+inline cell_rows cell_rows_of(const octave_plan& o, std::size_t nx, std::size_t N) {
+  if (o.cells * N < 2 * nx) return cell_rows::wide;
+  return o.point_count <= N ? cell_rows::registers : cell_rows::narrow;
 }
 
-/// row_by_cells for rows where narrow_cells holds: one permutation per coefficient and vector,
-/// no branch per vector.
+/// row_by_cells for rows of narrow cells (cell_rows::narrow): one permutation per coefficient and
+/// vector, no branch per vector.
 template <bool Strict>
 HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const float* b0,
                                     const float* a1, const float* b1, std::size_t nx,
@@ -390,8 +403,8 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
   }
 }
 
-/// One octave of one row of narrow cells (narrow_cells) whose lattice points fit one vector
-/// (o.point_count <= N): the coefficients a and b of points [0, N) stay in registers and each
+/// One octave of one row of narrow cells whose lattice points fit one vector
+/// (cell_rows::registers): the coefficients a and b of points [0, N) stay in registers and each
 /// vector of samples selects its cells' by permutes, instead of a round trip through memory, whose
 /// loads at the cells' side offsets (a float off the stores) wait for the stores to complete.
 /// Rows of wide cells keep row_by_cells' broadcasts (permuting registers once per cell there
@@ -543,9 +556,9 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
     weight.resize(padded);
   }
   std::vector<plane_cache<D>> planes(g.octaves.size());
-  std::vector<char> narrow(g.octaves.size());
+  std::vector<cell_rows> method(g.octaves.size());
   for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
-    narrow[oi] = narrow_cells(g.octaves[oi], nx, N);
+    method[oi] = cell_rows_of(g.octaves[oi], nx, N);
   }
   running_range range;
   // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
@@ -593,17 +606,19 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
           done = true;
         }
       }
-      if (!done && o.point_count <= N && narrow[oi]) {
-        const auto one_vector = [&]<bool Improved>() {
+      // Two branches rather than one lambda choosing inside: that shape measured 28-34% slower
+      // on grid4d and grid4d_s4 (A/B), the register rows' blend no longer kept in registers.
+      if (!done && method[oi] == cell_rows::registers) {
+        const auto in_registers = [&]<bool Improved>() {
           const row_blend r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, planes[oi]);
           VF a, b;
           blend_points<D, Improved, Strict>(r, 0, a, b);
           row_by_register_cells<Strict>(o, a, b, n, dst);
         };
         if (g.improved) {
-          one_vector.template operator()<true>();
+          in_registers.template operator()<true>();
         } else {
-          one_vector.template operator()<false>();
+          in_registers.template operator()<false>();
         }
         done = true;
       }
@@ -619,7 +634,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
         const float* b0 = pb + o.side_offset[0];
         const float* a1 = pa + o.side_offset[1];
         const float* b1 = pb + o.side_offset[1];
-        if (narrow[oi]) {
+        if (method[oi] == cell_rows::narrow) {
           row_by_narrow_cells<Strict>(o, a0, b0, a1, b1, n, dst);
         } else {
           row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
