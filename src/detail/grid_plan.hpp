@@ -18,7 +18,7 @@ namespace perlin::detail {
 
 /// Extra entries after every per-column table, so that a kernel may load a whole vector at the
 /// last column: 64 floats cover the widest vectors Highway has (HWY_MAX_BYTES, 256 bytes for
-/// SVE/RVV; 64 on x86). simd/kernels.cc checks this against HWY_MAX_BYTES at compile time.
+/// SVE/RVV; 64 on x86). simd/rows.cc checks this against HWY_MAX_BYTES at compile time.
 inline constexpr std::size_t k_pad = 64;
 
 /// The int32 tables the kernels gather from, built from the permutation once per permutation

@@ -1,7 +1,7 @@
 // Exact double grids (fill_rows_exact_fn in detail/grid_plan.hpp): bit for bit the scalar
 // path, lane by lane.
 // Per-target code (Highway's -inl.h pattern, hwy/examples/skeleton-inl.h): included by
-// src/simd/kernels.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
+// src/simd/exact_rows.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
 #if defined(PERLIN_SIMD_EXACT_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef PERLIN_SIMD_EXACT_ROWS_INL_H_
 #undef PERLIN_SIMD_EXACT_ROWS_INL_H_

@@ -3,7 +3,7 @@
 // fractal combine steps, the running range of the written values (and min_max, its kernel), and
 // the floor and lattice data of float coordinates.
 // Per-target code (Highway's -inl.h pattern, hwy/examples/skeleton-inl.h): included by
-// src/simd/kernels.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
+// every family file in src/simd/ once per target, so the guard toggles with HWY_TARGET_TOGGLE.
 #if defined(PERLIN_SIMD_NOISE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef PERLIN_SIMD_NOISE_INL_H_
 #undef PERLIN_SIMD_NOISE_INL_H_
@@ -537,7 +537,8 @@ HWY_INLINE lanes_axis axis_from_coords(VF x, std::uint32_t mask, bool improved,
   return a;
 }
 
-void min_max(const float* v, std::size_t n, float* lo, float* hi) {
+// inline: every kernel family includes this file, and the rows family registers it.
+inline void min_max(const float* v, std::size_t n, float* lo, float* hi) {
   running_range r;
   r.fold(v, n);
   *lo = std::numeric_limits<float>::infinity();

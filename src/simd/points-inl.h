@@ -2,7 +2,7 @@
 // AVX3_DL, by gathers elsewhere) and double coordinates with analytic gradients
 // (eval_points_d_fn), both in detail/grid_plan.hpp.
 // Per-target code (Highway's -inl.h pattern, hwy/examples/skeleton-inl.h): included by
-// src/simd/kernels.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
+// src/simd/points.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
 #if defined(PERLIN_SIMD_POINTS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef PERLIN_SIMD_POINTS_INL_H_
 #undef PERLIN_SIMD_POINTS_INL_H_

@@ -6,7 +6,7 @@
 //  - gather: hash every sample with vector gathers from the permutation table. Best when cells
 //    are narrower than a few samples (the high octaves of a fractal).
 // Per-target code (Highway's -inl.h pattern, hwy/examples/skeleton-inl.h): included by
-// src/simd/kernels.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
+// src/simd/rows.cc once per target, so the guard toggles with HWY_TARGET_TOGGLE.
 #if defined(PERLIN_SIMD_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef PERLIN_SIMD_ROWS_INL_H_
 #undef PERLIN_SIMD_ROWS_INL_H_
