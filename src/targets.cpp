@@ -27,15 +27,6 @@ bool complete(const kernels& k) {
          k.min_max != nullptr && k.fill_rows_exact != nullptr;
 }
 
-/// Fills the kernels `k` lacks from `from`.
-void complete_from(kernels& k, const kernels& from) {
-  if (k.fill_rows == nullptr) k.fill_rows = from.fill_rows;
-  if (k.eval_points == nullptr) k.eval_points = from.eval_points;
-  if (k.eval_points_d == nullptr) k.eval_points_d = from.eval_points_d;
-  if (k.min_max == nullptr) k.min_max = from.min_max;
-  if (k.fill_rows_exact == nullptr) k.fill_rows_exact = from.fill_rows_exact;
-}
-
 struct target_entry {
   std::int64_t bit;
   std::string name;

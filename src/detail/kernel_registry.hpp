@@ -5,6 +5,7 @@
 // nothing reads Highway's internal dispatch table. registered_kernels() joins the parts by target.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +32,7 @@ class kernel_family {
     return 0;
   }
   [[nodiscard]] std::vector<registration> list() const {
-    const std::size_t n = count_.load() < k_max_targets ? count_.load() : k_max_targets;
+    const std::size_t n = std::min(count_.load(), k_max_targets);
     return {entries_, entries_ + n};
   }
 
@@ -45,6 +46,10 @@ class kernel_family {
 extern kernel_family g_row_kernels;        ///< fill_rows, min_max, gather_below_width (rows.cc)
 extern kernel_family g_point_kernels;      ///< eval_points, eval_points_d (points.cc)
 extern kernel_family g_exact_row_kernels;  ///< fill_rows_exact (exact_rows.cc)
+
+/// Fills the kernels `k` lacks from `from` (the gather thresholds go with fill_rows): joins a
+/// target's families here, and completes a target from the ones below it in targets.cpp.
+void complete_from(kernels& k, const kernels& from);
 
 /// Every compiled target, supported here or not, with the kernels its families registered
 /// (a family without a target's copy leaves those kernels null: targets.cpp completes them from
