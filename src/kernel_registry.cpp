@@ -32,6 +32,7 @@ std::vector<registration> registered_kernels() {
       }
     }
     std::vector<registration> v;
+    v.reserve(tables.size());
     for (const auto& [target, k] : tables) v.push_back({target, &k});
     return v;
   }();
