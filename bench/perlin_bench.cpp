@@ -200,6 +200,8 @@ void register_grids() {
   register_grid("grid4d_s2", {4, {32, 32, 32, 32}, 1.0f / 2, 1});
   register_grid("grid4d_s4", {4, {32, 32, 32, 32}, 1.0f / 4, 1});
   register_grid("grid4d_s32", {4, {32, 32, 32, 32}, 1.0f / 32, 1});
+  // small2d's large counterpart: the same step, 256 times the samples (bench/report's ratio).
+  register_grid("grid2d_s16", {2, {1024, 1024, 1, 1}, 1.0f / 16, 1});
   register_grid("small2d", {2, {64, 64, 1, 1}, 1.0f / 16, 1});
   register_grid("small3d", {3, {16, 16, 16, 1}, 1.0f / 4, 1});
 }

@@ -303,8 +303,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     // Bands of columns one after the other (bounded tables), each band's rows over the threads.
     for (std::size_t x0 = 0; x0 < nx; x0 += k_band_columns) {
       const std::size_t width = std::min(k_band_columns, nx - x0);
-      detail::grid_plan plan =
-          detail::make_grid_plan(f, band_grid(x0, width), o.strict, k.gather_below_width);
+      detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, width), o.strict, k);
       plan.row_stride = nx;
       detail::parallel_for(rows, threads,
                            [&](std::size_t rb, std::size_t re) { fill_band(plan, x0, rb, re); });
@@ -318,8 +317,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
       for (std::size_t b = bb; b < be; ++b) {
         const std::size_t x0 = b * width;
         const std::size_t w = std::min(width, nx - x0);
-        detail::grid_plan plan =
-            detail::make_grid_plan(f, band_grid(x0, w), o.strict, k.gather_below_width);
+        detail::grid_plan plan = detail::make_grid_plan(f, band_grid(x0, w), o.strict, k);
         plan.row_stride = nx;
         fill_band(plan, x0, 0, rows);
       }

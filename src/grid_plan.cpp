@@ -19,17 +19,6 @@ namespace perlin {
 
 namespace {
 
-/// floor(q), by truncation and correction below 2^62 (std::floor is a library call on baseline
-/// x86-64, and was most of a small grid's plan); exact, so the same value.
-double floor_of(double q) {
-  if (std::abs(q) < 0x1p62) [[likely]] {
-    auto i = static_cast<std::int64_t>(q);
-    i -= static_cast<std::int64_t>(static_cast<double>(i) > q);
-    return static_cast<double>(i);
-  }
-  return std::floor(q);
-}
-
 /// Per-octave frequency, amplitude, offsets and periods: the recurrence of the scalar path
 /// (detail::octave_walk).
 struct octave_params {
@@ -265,19 +254,49 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
 }
 
 detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict,
-                                         const std::array<double, 4>& gather_below_width) {
+                                         const kernels& k) {
   detail::grid_plan plan;
   fill_common(plan, f, strict);
   plan.dims = static_cast<int>(g.dims);
-  for (std::size_t k = 0; k < g.dims; ++k) {
-    plan.count[k] = g.count[k];
-    plan.origin[k] = g.origin[k];
-    plan.step[k] = g.step[k];
-    plan.first[k] = g.first[k];
+  std::size_t longest = 0;
+  for (std::size_t a = 0; a < g.dims; ++a) {
+    plan.count[a] = g.count[a];
+    plan.origin[a] = g.origin[a];
+    plan.step[a] = g.step[a];
+    plan.first[a] = g.first[a];
+    longest = std::max(longest, g.count[a]);
   }
   const std::size_t nx = g.count[0];
   // Strict mode promises the same bits on every target: the same choice of method on each.
-  const auto& widths = strict ? detail::k_portable_gather_below_width : gather_below_width;
+  const auto& widths = strict ? detail::k_portable_gather_below_width : k.gather_below_width;
+  // The axes' floors, fractions and blend weights, in lanes by the target's kernel (the same
+  // doubles as one sample at a time); the cosine's weights are computed here.
+  const bool cosine = !plan.improved && plan.interp == interpolation::cosine;
+  axis_weight weight = axis_weight::fade;
+  if (cosine) {
+    weight = axis_weight::none;
+  } else if (!plan.improved && plan.interp == interpolation::linear) {
+    weight = axis_weight::linear;
+  } else if (!plan.improved && plan.interp == interpolation::cubic) {
+    weight = axis_weight::cubic;
+  }
+  std::vector<double> scratch(3 * longest);
+  double* floors = scratch.data();
+  double* fractions = floors + longest;
+  double* weights = fractions + longest;
+  const auto fill_axis = [&](std::size_t a, const octave_params& op) {
+    const axis_line line{.origin = g.origin[a],
+                         .first = static_cast<double>(g.first[a]),
+                         .step = g.step[a],
+                         .freq = op.freq,
+                         .offset = op.offset[a],
+                         .weight = weight};
+    k.axis_fractions(line, g.count[a], floors, fractions, weights);
+    if (cosine) {
+      for (std::size_t i = 0; i < g.count[a]; ++i)
+        weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
+    }
+  };
   for (const auto& op : octave_list(f)) {
     detail::octave_plan o;
     o.freq = op.freq;
@@ -291,25 +310,37 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.cell.resize(padded);
     o.px0.resize(padded);
     o.px1.resize(padded);
-    double previous_floor = std::numeric_limits<double>::quiet_NaN();
-    std::vector<std::uint32_t> cx0, cx1;  // per cell: the lower and upper lattice index along x
-    cx0.reserve(nx);
-    cx1.reserve(nx);
-    for (std::size_t i = 0; i < nx; ++i) {
-      const double x = g.coordinate(0, i);
-      const double q = x * op.freq + op.offset[0];
-      const double fl = floor_of(q);
-      const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
-      o.fx[i] = static_cast<float>(q - fl);
-      o.t[i] = static_cast<float>(detail::blend_weight(plan.improved, plan.interp, q - fl));
-      o.px0[i] = plan.tables->perm[li.i0];
-      o.px1[i] = plan.tables->perm[li.i1];
-      if (fl != previous_floor) {  // a new cell along the row
-        cx0.push_back(li.i0);
-        cx1.push_back(li.i1);
-        previous_floor = fl;
+    fill_axis(0, op);
+    // Raw pointers and no call inside the loops: the vectors' pointers stayed in registers only
+    // once nothing in the loop could reallocate.
+    std::vector<std::uint32_t> cx(2 * nx);  // per cell: its lower, then upper lattice index along x
+    std::uint32_t* cx0 = cx.data();
+    std::uint32_t* cx1 = cx0 + nx;
+    {
+      const std::int32_t* perm = plan.tables->perm.data();
+      float* fx = o.fx.data();
+      float* t = o.t.data();
+      std::int32_t* px0 = o.px0.data();
+      std::int32_t* px1 = o.px1.data();
+      std::int32_t* cell = o.cell.data();
+      std::int32_t cells = 0;
+      double previous_floor = std::numeric_limits<double>::quiet_NaN();
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double fl = floors[i];
+        const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
+        fx[i] = static_cast<float>(fractions[i]);
+        t[i] = static_cast<float>(weights[i]);
+        px0[i] = perm[li.i0];
+        px1[i] = perm[li.i1];
+        if (fl != previous_floor) {  // a new cell along the row
+          cx0[cells] = li.i0;
+          cx1[cells] = li.i1;
+          ++cells;
+          previous_floor = fl;
+        }
+        cell[i] = cells - 1;
       }
-      o.cell[i] = static_cast<std::int32_t>(cx0.size() - 1);
+      o.cells = static_cast<std::size_t>(cells);
     }
     // The padding repeats the last column.
     std::fill(o.fx.begin() + static_cast<std::ptrdiff_t>(nx), o.fx.end(), o.fx[nx - 1]);
@@ -317,7 +348,6 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     std::fill(o.cell.begin() + static_cast<std::ptrdiff_t>(nx), o.cell.end(), o.cell[nx - 1]);
     std::fill(o.px0.begin() + static_cast<std::ptrdiff_t>(nx), o.px0.end(), o.px0[nx - 1]);
     std::fill(o.px1.begin() + static_cast<std::ptrdiff_t>(nx), o.px1.end(), o.px1[nx - 1]);
-    o.cells = cx0.size();
     // The lattice points along x the cells' corners are: when each cell's upper corner is the
     // next one's lower (cells 1 sample wide or more, rising), or its previous one's (falling),
     // every point once; otherwise each cell's two.
@@ -328,35 +358,37 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       falling = falling && cx1[c + 1] == cx0[c];
     }
     o.points.reserve(2 * o.cells + detail::k_pad);
+    const auto add_points = [&](const std::uint32_t* from, std::size_t n) {
+      for (std::size_t c = 0; c < n; ++c) o.points.push_back(perm[from[c]]);
+    };
     if (rising) {
-      for (const auto i : cx0) o.points.push_back(perm[i]);
-      o.points.push_back(perm[cx1.back()]);
+      add_points(cx0, o.cells);
+      add_points(cx1 + o.cells - 1, 1);
       o.side_offset = {0, 1};
     } else if (falling) {
-      o.points.push_back(perm[cx1.front()]);
-      for (const auto i : cx0) o.points.push_back(perm[i]);
+      add_points(cx1, 1);
+      add_points(cx0, o.cells);
       o.side_offset = {1, 0};
     } else {
-      for (const auto i : cx0) o.points.push_back(perm[i]);
-      for (const auto i : cx1) o.points.push_back(perm[i]);
+      add_points(cx0, o.cells);
+      add_points(cx1, o.cells);
       o.side_offset = {0, static_cast<std::uint32_t>(o.cells)};
     }
     o.point_count = o.points.size();
     // Padding so that the vectorised passes may read whole vectors of points.
     o.points.resize(o.point_count + detail::k_pad, o.points.back());
     for (std::size_t a = 1; a < g.dims; ++a) {
+      fill_axis(a, op);
       // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
       // stalled on store forwarding (a quarter of a small grid's plan).
       o.axis[a].resize(g.count[a]);
+      detail::octave_plan::axis_sample* samples = o.axis[a].data();
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
-        const double q = g.coordinate(a, idx) * op.freq + op.offset[a];
-        const double fl = floor_of(q);
-        const detail::axis_index li = detail::lattice_index(fl, op.wrap[a]);
-        auto& e = o.axis[a][idx];
-        e.i0 = li.i0;
-        e.i1 = li.i1;
-        e.f = q - fl;
-        e.t = detail::blend_weight(plan.improved, plan.interp, q - fl);
+        const detail::axis_index li = detail::lattice_index(floors[idx], op.wrap[a]);
+        samples[idx].i0 = li.i0;
+        samples[idx].i1 = li.i1;
+        samples[idx].f = fractions[idx];
+        samples[idx].t = weights[idx];
       }
     }
     plan.octaves.push_back(std::move(o));

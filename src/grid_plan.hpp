@@ -41,9 +41,9 @@ bulk_route route_of(const field& f, bulk_call call, std::size_t dims, std::size_
 /// or 0 when it does not cover the field.
 std::size_t sample_lattice_dims(const field& f, std::size_t dims);
 
-/// The plan of a grid call.
-grid_plan make_grid_plan(const field& f, const grid& g, bool strict,
-                         const std::array<double, 4>& gather_below_width);
+/// The plan of a grid call for the kernels `k` (their gather thresholds, and their axis_fractions
+/// builds the axis tables).
+grid_plan make_grid_plan(const field& f, const grid& g, bool strict, const kernels& k);
 /// The exact double-grid plan of `g` when the field is improved noise of kind none or fbm
 /// (aligned, no warp) in 2-D or 3-D, rows of up to 65,536 samples and every octave coordinate
 /// finite; std::nullopt otherwise.

@@ -17,6 +17,7 @@ void complete_from(kernels& k, const kernels& from) {
   if (k.eval_points_d == nullptr) k.eval_points_d = from.eval_points_d;
   if (k.min_max == nullptr) k.min_max = from.min_max;
   if (k.fill_rows_exact == nullptr) k.fill_rows_exact = from.fill_rows_exact;
+  if (k.axis_fractions == nullptr) k.axis_fractions = from.axis_fractions;
 }
 
 std::vector<registration> registered_kernels() {

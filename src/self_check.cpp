@@ -3,6 +3,7 @@
 #include "self_check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
+#include "detail/primitives.hpp"
 #include "grid_plan.hpp"
 #include "perlin/grid.hpp"
 
@@ -68,7 +70,7 @@ std::string check_grids(const kernels& k, const std::vector<field>& fields) {
           g.origin = {-3.3, 1.7, -0.45, 2.2};
           g.step = {step, step * 0.9, step * 1.1, step * 0.7};
           const grid_plan plan = [&] {
-            grid_plan p = make_grid_plan(f, g, strict, k.gather_below_width);
+            grid_plan p = make_grid_plan(f, g, strict, k);
             p.row_stride = g.count[0];
             return p;
           }();
@@ -232,9 +234,54 @@ std::string check_exact_grids(const kernels& k, const std::vector<field>& fields
 
 }  // namespace
 
+/// The plans' axis tables: the target's axis_fractions against the scalar operations, bit for
+/// bit (the plans, and so strict mode's bits, must not depend on the target), on lines that
+/// start below and above zero, pass 2^52 (fractions 0) and overflow to infinity (NaN fractions).
+std::string check_axes(const kernels& k) {
+  const std::array<axis_line, 5> lines = {{
+      {.origin = -3.3, .first = 0, .step = 0.23, .freq = 1.7, .offset = 0.41},
+      {.origin = 2.2, .first = -40, .step = -0.9, .freq = 0.5, .offset = -100.5},
+      {.origin = 0x1p52, .first = 3, .step = 0.75, .freq = 3, .offset = 0.5},
+      {.origin = -1e300, .first = 0, .step = 1e299, .freq = 1e10, .offset = 0},
+      {.origin = 0.1, .first = 7, .step = 1.0 / 3, .freq = 2.5, .offset = 1e-3},
+  }};
+  constexpr std::size_t n = 37;  // whole vectors and a partial one on every target
+  for (const axis_line& base : lines) {
+    for (const axis_weight w :
+         {axis_weight::fade, axis_weight::cubic, axis_weight::linear, axis_weight::none}) {
+      axis_line line = base;
+      line.weight = w;
+      std::vector<double> fl(n), fr(n), t(n, -7.0);
+      k.axis_fractions(line, n, fl.data(), fr.data(), t.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = line.origin + (line.first + static_cast<double>(i)) * line.step;
+        const double q = x * line.freq + line.offset;
+        const double want_fl = std::floor(q), want_fr = q - want_fl;
+        double want_t = -7.0;  // axis_weight::none leaves it
+        if (w == axis_weight::fade) want_t = fade(want_fr);
+        if (w == axis_weight::cubic) want_t = want_fr * want_fr * (3.0 - 2.0 * want_fr);
+        if (w == axis_weight::linear) want_t = want_fr;
+        const auto same = [](double a, double b) {
+          return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+        };
+        if (!same(fl[i], want_fl) || !same(fr[i], want_fr) || !same(t[i], want_t)) {
+          char buf[256];
+          std::snprintf(buf, sizeof buf,
+                        "axis tables: sample %zu: floor %.17g, fraction %.17g, weight %.17g "
+                        "instead of %.17g, %.17g, %.17g",
+                        i, fl[i], fr[i], t[i], want_fl, want_fr, want_t);
+          return buf;
+        }
+      }
+    }
+  }
+  return "";
+}
+
 std::string self_check(const kernels& k) {
   const auto fields = check_fields();
-  std::string failure = check_grids(k, fields);
+  std::string failure = check_axes(k);
+  if (failure.empty()) failure = check_grids(k, fields);
   if (failure.empty()) failure = check_points(k, fields);
   if (failure.empty()) failure = check_samples(k, fields);
   if (failure.empty()) failure = check_exact_grids(k, fields);

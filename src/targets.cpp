@@ -24,7 +24,7 @@ namespace {
 /// Whether every kernel of `k` is there.
 bool complete(const kernels& k) {
   return k.fill_rows != nullptr && k.eval_points != nullptr && k.eval_points_d != nullptr &&
-         k.min_max != nullptr && k.fill_rows_exact != nullptr;
+         k.min_max != nullptr && k.fill_rows_exact != nullptr && k.axis_fractions != nullptr;
 }
 
 struct target_entry {

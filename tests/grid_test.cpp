@@ -665,7 +665,8 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
                                             real->eval_points_d,
                                             real->min_max,
                                             real->fill_rows_exact,
-                                            real->gather_below_width};
+                                            real->gather_below_width,
+                                            real->axis_fractions};
   EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
   const perlin::detail::kernels bad_points = {
       real->fill_rows,
@@ -676,7 +677,8 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
       real->eval_points_d,
       real->min_max,
       real->fill_rows_exact,
-      real->gather_below_width};
+      real->gather_below_width,
+      real->axis_fractions};
   EXPECT_NE(perlin::detail::self_check(bad_points).find("points"), std::string::npos);
   // A gradient kernel whose y partial is off by a little more than the tolerance in 2-D.
   const perlin::detail::kernels bad_gradient = {
@@ -689,9 +691,18 @@ TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
       },
       real->min_max,
       real->fill_rows_exact,
-      real->gather_below_width};
+      real->gather_below_width,
+      real->axis_fractions};
   EXPECT_NE(perlin::detail::self_check(bad_gradient).find("sample gradients"), std::string::npos)
       << perlin::detail::self_check(bad_gradient);
+  // Axis tables whose fraction is off by one ulp in one sample of a line, in the last vector.
+  perlin::detail::kernels bad_axes = *real;
+  bad_axes.axis_fractions = [](const perlin::detail::axis_line& a, std::size_t n, double* fl,
+                               double* f, double* t) {
+    real->axis_fractions(a, n, fl, f, t);
+    f[n - 1] = std::nextafter(f[n - 1], 2.0);
+  };
+  EXPECT_NE(perlin::detail::self_check(bad_axes).find("axis tables"), std::string::npos);
   EXPECT_EQ(perlin::detail::self_check(*real), "");
 }
 

@@ -43,8 +43,8 @@ class kernel_family {
 };
 
 // Defined by each family's file (HWY_ONCE part), so that referring to them links the kernels in.
-extern kernel_family g_row_kernels;        ///< fill_rows, min_max, gather_below_width (rows.cc)
-extern kernel_family g_point_kernels;      ///< eval_points, eval_points_d (points.cc)
+extern kernel_family g_row_kernels;    ///< fill_rows, min_max, gather_below_width, axis_fractions
+extern kernel_family g_point_kernels;  ///< eval_points, eval_points_d (points.cc)
 extern kernel_family g_exact_row_kernels;  ///< fill_rows_exact (exact_rows.cc)
 
 /// Fills the kernels `k` lacks from `from` (the gather thresholds go with fill_rows): joins a

@@ -1,8 +1,9 @@
-// The float grid rows family (fill_rows, min_max and the per-target gather thresholds): compiled
-// once for every Highway target (foreach_target.h), each copy registering its part of the
-// target's kernel table at start-up (detail/kernel_registry.hpp). The kernels are in
-// simd/rows-inl.h and simd/noise-inl.h. points.cc and exact_rows.cc are the other families; each
-// family is its own translation unit so that they compile in parallel.
+// The float grid rows family (fill_rows, min_max, the per-target gather thresholds and the plans'
+// axis tables): compiled once for every Highway target (foreach_target.h), each copy registering
+// its part of the target's kernel table at start-up (detail/kernel_registry.hpp). The kernels are
+// in simd/rows-inl.h, simd/axis_fractions-inl.h and simd/noise-inl.h. points.cc and exact_rows.cc
+// are the other families; each family is its own translation unit so that they compile in
+// parallel.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/rows.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -10,6 +11,7 @@
 
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
+#include "simd/axis_fractions-inl.h"
 #include "simd/noise-inl.h"
 #include "simd/rows-inl.h"
 
@@ -25,7 +27,8 @@ const kernels k_row_kernels = {.fill_rows = &fill_rows,
                                .eval_points_d = nullptr,
                                .min_max = &min_max,
                                .fill_rows_exact = nullptr,
-                               .gather_below_width = k_gather_below_width};
+                               .gather_below_width = k_gather_below_width,
+                               .axis_fractions = &axis_fractions};
 [[maybe_unused]] const int k_registered = g_row_kernels.add(HWY_TARGET, &k_row_kernels);
 
 }  // namespace HWY_NAMESPACE
