@@ -378,8 +378,12 @@ enum class cell_rows : char {
 
 /// Rows with two or more cells a vector on average permute every vector (wider cells are better
 /// broadcast once per cell); those whose lattice points also fit one vector (point_count <= N)
-/// keep the coefficients in registers.
+/// keep the coefficients in registers. So do short rows (up to 4 vectors) whose points fit one
+/// vector, wide cells or not: a chunk's rows, where the broadcasts' round trip through memory
+/// cost more than the permutes (small2d 0.88x the time, grid4d_s32 0.96x, interleaved A/B on an
+/// Ice Lake guest).
 inline cell_rows cell_rows_of(const octave_plan& o, std::size_t nx, std::size_t N) {
+  if (o.point_count <= N && nx <= 4 * N) return cell_rows::registers;
   if (o.cells * N < 2 * nx) return cell_rows::wide;
   return o.point_count <= N ? cell_rows::registers : cell_rows::narrow;
 }
@@ -407,8 +411,9 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
 /// (cell_rows::registers): the coefficients a and b of points [0, N) stay in registers and each
 /// vector of samples selects its cells' by permutes, instead of a round trip through memory, whose
 /// loads at the cells' side offsets (a float off the stores) wait for the stores to complete.
-/// Rows of wide cells keep row_by_cells' broadcasts (permuting registers once per cell there
-/// measured 30% slower on grid4d_s32's rows of one cell, in two A/B runs on Zen 4).
+/// Long rows of wide cells keep row_by_cells' broadcasts (permuting registers once per cell
+/// measured 30% slower on grid4d_s32's rows of one cell on Zen 4, when they took the general row
+/// loop; short rows now take fill_register_rows, cell_rows_of).
 template <bool Strict>
 HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::size_t nx,
                                       float* HWY_RESTRICT out) {
@@ -533,12 +538,66 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   }
 }
 
+/// Rows of one plain octave whose lattice points fit one vector (cell_rows::registers): a
+/// chunk's short rows (a 16^3 grid's are one vector each), where the general loop's bookkeeping
+/// per row cost more than the samples. Its own function, so that the general loop's registers
+/// stay as they are. Same operations per row as fill_rows_t's, so the same values.
+template <int D, bool Improved, bool Strict>
+HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
+                                     float* out, float* lo, float* hi) {
+  const std::size_t nx = g.count[0];
+  const octave_plan& o = g.octaves[0];
+  plane_cache<D> plane;
+  running_range range;
+  const std::size_t fold_rows = g.row_stride == nx ? std::max<std::size_t>(1, 4096 / nx) : 1;
+  std::size_t pending = 0;
+  const float* pending_from = out;
+  row_axis ax[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  std::size_t idx[4] = {0, 0, 0, 0};
+  {
+    std::size_t rem = row_begin;
+    for (int a = 1; a < D; ++a) {
+      idx[a] = rem % g.count[a];
+      rem /= g.count[a];
+    }
+  }
+  for (std::size_t row = row_begin; row < row_end; ++row) {
+    float* out_row = out + (row - row_begin) * g.row_stride;
+    if (row != row_begin) {
+      for (int a = 1; a < D; ++a) {
+        if (++idx[a] < g.count[a]) break;
+        idx[a] = 0;
+      }
+    }
+    for (int a = 1; a < D; ++a) ax[a] = o.axis[a][idx[a]];
+    const row_blend r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, plane);
+    VF a, b;
+    blend_points<D, Improved, Strict>(r, 0, a, b);
+    row_by_register_cells<Strict>(o, a, b, nx, out_row);
+    if (pending == 0) pending_from = out_row;
+    if (++pending == fold_rows) {
+      range.fold(pending_from, pending * nx);
+      pending = 0;
+    }
+  }
+  if (pending != 0) range.fold(pending_from, pending * nx);
+  range.fold_into(lo, hi);
+}
+
 template <int D, bool Strict>
 void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end, float* out,
                  float* lo, float* hi) {
   const std::size_t nx = g.count[0];
   const std::size_t padded = nx + k_pad;
   const std::size_t N = hn::Lanes(DF());
+  // A single plain octave is written straight into the output; fractals sum in row buffers.
+  const bool single = (g.kind == fractal_kind::none || g.kind == fractal_kind::fbm) &&
+                      g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize;
+  if (single && !(D <= 3 && g.octaves[0].gather) &&
+      cell_rows_of(g.octaves[0], nx, N) == cell_rows::registers) {
+    if (g.improved) return fill_register_rows<D, true, Strict>(g, row_begin, row_end, out, lo, hi);
+    return fill_register_rows<D, false, Strict>(g, row_begin, row_end, out, lo, hi);
+  }
   // The coefficients at the row's lattice points (cell_coefficients_v), padded for whole
   // vectors from any cell's side.
   std::size_t max_points = 0;
@@ -546,9 +605,6 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   std::vector<float> coeff(2 * (max_points + k_pad));
   float* pa = coeff.data();
   float* pb = pa + max_points + k_pad;
-  // A single plain octave is written straight into the output; fractals sum in row buffers.
-  const bool single = (g.kind == fractal_kind::none || g.kind == fractal_kind::fbm) &&
-                      g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize;
   std::vector<float> noise, total, weight;
   if (!single) {
     noise.resize(padded);
