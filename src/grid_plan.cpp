@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "detail/octaves.hpp"
@@ -297,25 +298,47 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
     }
   };
-  for (const auto& op : octave_list(f)) {
+  // Every octave's tables in three allocations (grid_plan's storage): per octave, 2 float and 3
+  // int32 columns, up to 2 nx points (each cell's two), each padded by k_pad, and the samples of
+  // axes 1..3.
+  const auto octaves = octave_list(f);
+  const std::size_t padded = nx + detail::k_pad;
+  const std::size_t point_room = 2 * nx + detail::k_pad;
+  std::size_t samples_per_octave = 0;
+  for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
+  plan.float_storage = std::make_unique_for_overwrite<float[]>(2 * padded * octaves.size());
+  plan.int_storage =
+      std::make_unique_for_overwrite<std::int32_t[]>((3 * padded + point_room) * octaves.size());
+  plan.sample_storage = std::make_unique_for_overwrite<detail::octave_plan::axis_sample[]>(
+      std::max<std::size_t>(1, samples_per_octave * octaves.size()));
+  float* next_float = plan.float_storage.get();
+  std::int32_t* next_int = plan.int_storage.get();
+  detail::octave_plan::axis_sample* next_sample = plan.sample_storage.get();
+  const auto take = [](auto*& next, std::size_t n) {
+    const std::span view(next, n);
+    next += n;
+    return view;
+  };
+  std::vector<std::uint32_t> cx(2 * nx);  // per cell: its lower, then upper lattice index along x
+  std::uint32_t* cx0 = cx.data();
+  std::uint32_t* cx1 = cx0 + nx;
+  plan.amp.reserve(octaves.size());
+  plan.octaves.reserve(octaves.size());
+  for (const auto& op : octaves) {
     detail::octave_plan o;
     o.freq = op.freq;
     o.offset = op.offset;
     o.wrap = op.wrap;
     plan.amp.push_back(static_cast<float>(op.amp));
     o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
-    const std::size_t padded = nx + detail::k_pad;
-    o.fx.resize(padded);
-    o.t.resize(padded);
-    o.cell.resize(padded);
-    o.px0.resize(padded);
-    o.px1.resize(padded);
+    o.fx = take(next_float, padded);
+    o.t = take(next_float, padded);
+    o.cell = take(next_int, padded);
+    o.px0 = take(next_int, padded);
+    o.px1 = take(next_int, padded);
+    o.points = take(next_int, point_room);
     fill_axis(0, op);
-    // Raw pointers and no call inside the loops: the vectors' pointers stayed in registers only
-    // once nothing in the loop could reallocate.
-    std::vector<std::uint32_t> cx(2 * nx);  // per cell: its lower, then upper lattice index along x
-    std::uint32_t* cx0 = cx.data();
-    std::uint32_t* cx1 = cx0 + nx;
+    // Raw pointers and no call inside the loop: the pointers stay in registers.
     {
       const std::int32_t* perm = plan.tables->perm.data();
       float* fx = o.fx.data();
@@ -357,9 +380,9 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       rising = rising && cx1[c] == cx0[c + 1];
       falling = falling && cx1[c + 1] == cx0[c];
     }
-    o.points.reserve(2 * o.cells + detail::k_pad);
+    std::size_t point_count = 0;
     const auto add_points = [&](const std::uint32_t* from, std::size_t n) {
-      for (std::size_t c = 0; c < n; ++c) o.points.push_back(perm[from[c]]);
+      for (std::size_t c = 0; c < n; ++c) o.points[point_count++] = perm[from[c]];
     };
     if (rising) {
       add_points(cx0, o.cells);
@@ -374,14 +397,16 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       add_points(cx1, o.cells);
       o.side_offset = {0, static_cast<std::uint32_t>(o.cells)};
     }
-    o.point_count = o.points.size();
+    o.point_count = point_count;
     // Padding so that the vectorised passes may read whole vectors of points.
-    o.points.resize(o.point_count + detail::k_pad, o.points.back());
+    o.points = o.points.first(point_count + detail::k_pad);
+    std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
+              o.points[point_count - 1]);
     for (std::size_t a = 1; a < g.dims; ++a) {
       fill_axis(a, op);
       // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
       // stalled on store forwarding (a quarter of a small grid's plan).
-      o.axis[a].resize(g.count[a]);
+      o.axis[a] = take(next_sample, g.count[a]);
       detail::octave_plan::axis_sample* samples = o.axis[a].data();
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
         const detail::axis_index li = detail::lattice_index(floors[idx], op.wrap[a]);

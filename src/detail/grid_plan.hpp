@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "perlin/fractal.hpp"
@@ -38,33 +39,34 @@ struct hash_tables {
   std::array<std::uint8_t, 256> bytes{};
 };
 
-/// One octave of a grid: where it samples and its tables along x (the row direction).
+/// One octave of a grid: where it samples and its tables along x (the row direction). The tables
+/// are views of their grid_plan's storage.
 struct octave_plan {
-  double freq = 1;  // octave coordinate = x * freq + offset
-  std::array<double, 4> offset{};
-  std::array<axis_wrap, 4> wrap{};
-  /// True: per-sample gathers (cells narrower than a few columns); false: per-cell coefficients.
-  bool gather = false;
-  // Per column (count[0] + k_pad entries, the padding repeats the last column):
-  std::vector<float> fx;  // fraction of the octave coordinate, in [0, 1)
-  std::vector<float> t;   // its blend weight: fade for improved, the interpolation for value
-  std::vector<std::int32_t> cell;      // its cell among the row's, in order: +0 or +1 a column
-  std::vector<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
-  /// The lattice points along x that the row's cells have as corners, as p[x] (the first level
-  /// of the hash): `point_count` of them, then k_pad copies of the last. Cell c's lower corner is
-  /// points[c + side_offset[0]], its upper one points[c + side_offset[1]]: {0, 1} when the cells
-  /// rise along the row and share their corners, {1, 0} when they fall, {0, cells} otherwise
-  /// (each cell's two corners, cells apart).
-  std::vector<std::int32_t> points;
-  std::size_t point_count = 0;
-  std::array<std::uint32_t, 2> side_offset{0, 1};
   /// Axes 1..3: per sample index along that axis, the hashed indices, fraction and blend weight,
   /// so that starting a row costs lookups only.
   struct axis_sample {
     std::uint32_t i0, i1;
     double f, t;
   };
-  std::array<std::vector<axis_sample>, 4> axis;
+  double freq = 1;  // octave coordinate = x * freq + offset
+  std::array<double, 4> offset{};
+  std::array<axis_wrap, 4> wrap{};
+  /// True: per-sample gathers (cells narrower than a few columns); false: per-cell coefficients.
+  bool gather = false;
+  // Per column (count[0] + k_pad entries, the padding repeats the last column):
+  std::span<float> fx;           // fraction of the octave coordinate, in [0, 1)
+  std::span<float> t;            // its blend weight: fade for improved, the interpolation for value
+  std::span<std::int32_t> cell;  // its cell among the row's, in order: +0 or +1 a column
+  std::span<std::int32_t> px0, px1;  // p[hashed x index] of its lower and upper corner
+  /// The lattice points along x that the row's cells have as corners, as p[x] (the first level
+  /// of the hash): `point_count` of them, then k_pad copies of the last. Cell c's lower corner is
+  /// points[c + side_offset[0]], its upper one points[c + side_offset[1]]: {0, 1} when the cells
+  /// rise along the row and share their corners, {1, 0} when they fall, {0, cells} otherwise
+  /// (each cell's two corners, cells apart).
+  std::span<std::int32_t> points;
+  std::size_t point_count = 0;
+  std::array<std::uint32_t, 2> side_offset{0, 1};
+  std::array<std::span<axis_sample>, 4> axis;
   std::size_t cells = 0;
 };
 
@@ -94,6 +96,18 @@ struct grid_plan {
   std::vector<float> amp;  // per octave
   std::vector<octave_plan> octaves;
   std::shared_ptr<const hash_tables> tables;
+  /// What the octaves' tables view: three allocations a call rather than seven an octave (a
+  /// 64x64 grid's call spent a tenth of its time in malloc and free). Move-only, so that no copy
+  /// views another plan's storage.
+  std::unique_ptr<float[]> float_storage;
+  std::unique_ptr<std::int32_t[]> int_storage;
+  std::unique_ptr<octave_plan::axis_sample[]> sample_storage;
+  grid_plan() = default;
+  grid_plan(grid_plan&&) noexcept = default;
+  grid_plan& operator=(grid_plan&&) noexcept = default;
+  grid_plan(const grid_plan&) = delete;
+  grid_plan& operator=(const grid_plan&) = delete;
+  ~grid_plan() = default;
 };
 
 /// A double grid of improved noise, plain or fBm (2-D or 3-D, aligned, no warp), to be computed
