@@ -378,12 +378,12 @@ enum class cell_rows : char {
 
 /// Rows with two or more cells a vector on average permute every vector (wider cells are better
 /// broadcast once per cell); those whose lattice points also fit one vector (point_count <= N)
-/// keep the coefficients in registers. So do short rows (up to 4 vectors) whose points fit one
+/// keep the coefficients in registers. So do short rows (up to 64 samples) whose points fit one
 /// vector, wide cells or not: a chunk's rows, where the broadcasts' round trip through memory
-/// cost more than the permutes (small2d 0.88x the time, grid4d_s32 0.96x, interleaved A/B on an
-/// Ice Lake guest).
+/// cost more than the permutes (interleaved A/B on an Ice Lake guest: small2d 0.88x the time and
+/// grid4d_s32 0.96x on AVX3_DL; on AVX2, 64 samples rather than 4 vectors gave small2d 0.74-0.80x).
 inline cell_rows cell_rows_of(const octave_plan& o, std::size_t nx, std::size_t N) {
-  if (o.point_count <= N && nx <= 4 * N) return cell_rows::registers;
+  if (o.point_count <= N && nx <= 64) return cell_rows::registers;
   if (o.cells * N < 2 * nx) return cell_rows::wide;
   return o.point_count <= N ? cell_rows::registers : cell_rows::narrow;
 }
