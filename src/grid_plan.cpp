@@ -306,11 +306,12 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   const std::size_t point_room = 2 * nx + detail::k_pad;
   std::size_t samples_per_octave = 0;
   for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
-  plan.float_storage = std::make_unique_for_overwrite<float[]>(2 * padded * octaves.size());
-  plan.int_storage =
-      std::make_unique_for_overwrite<std::int32_t[]>((3 * padded + point_room) * octaves.size());
-  plan.sample_storage = std::make_unique_for_overwrite<detail::octave_plan::axis_sample[]>(
-      std::max<std::size_t>(1, samples_per_octave * octaves.size()));
+  // new T[n], not make_unique (which zeroes what is written next) or make_unique_for_overwrite
+  // (which the WebAssembly build's libc++ lacks).
+  plan.float_storage.reset(new float[2 * padded * octaves.size()]);
+  plan.int_storage.reset(new std::int32_t[(3 * padded + point_room) * octaves.size()]);
+  plan.sample_storage.reset(new detail::octave_plan::axis_sample[std::max<std::size_t>(
+      1, samples_per_octave * octaves.size())]);
   float* next_float = plan.float_storage.get();
   std::int32_t* next_int = plan.int_storage.get();
   detail::octave_plan::axis_sample* next_sample = plan.sample_storage.get();
@@ -416,7 +417,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         samples[idx].t = weights[idx];
       }
     }
-    plan.octaves.push_back(std::move(o));
+    plan.octaves.push_back(o);  // trivially copyable: views and numbers
   }
   return plan;
 }

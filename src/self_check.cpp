@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -262,7 +263,12 @@ std::string check_axes(const kernels& k) {
         if (w == axis_weight::cubic) want_t = want_fr * want_fr * (3.0 - 2.0 * want_fr);
         if (w == axis_weight::linear) want_t = want_fr;
         const auto same = [](double a, double b) {
-          return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+          // Bit for bit (the sign of a zero too), and any NaN for a NaN. No std::bit_cast: the
+          // WebAssembly build's libc++ lacks it.
+          std::uint64_t ua = 0, ub = 0;
+          std::memcpy(&ua, &a, sizeof a);
+          std::memcpy(&ub, &b, sizeof b);
+          return ua == ub || (std::isnan(a) && std::isnan(b));
         };
         if (!same(fl[i], want_fl) || !same(fr[i], want_fr) || !same(t[i], want_t)) {
           char buf[256];

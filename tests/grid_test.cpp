@@ -38,6 +38,17 @@ void for_each_target(F&& body) {
 /// Tolerance of the float bulk paths against the double scalar path (grid.hpp).
 double tolerance(const perlin::field& f) { return perlin::value_tolerance(f); }
 
+/// The largest difference between the float grid `got` and the double grid (the scalar path).
+double worst_error(const perlin::field& f, const perlin::grid& g, const std::vector<float>& got) {
+  std::vector<double> want(g.size());
+  perlin::fill_grid(f, g, std::span<double>(want));
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+  }
+  return worst;
+}
+
 std::vector<perlin::field> fields() {
   std::vector<perlin::field> out;
   out.emplace_back();  // Ken Perlin's noise
@@ -88,14 +99,8 @@ TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
             g.origin = {-5.3 - 0.01 * static_cast<double>(nx), 2.71, -1.13, 0.37};
             g.step = {step, 0.61, -0.29, 0.83};
             std::vector<float> got(g.size());
-            std::vector<double> want(g.size());
             perlin::fill_grid(f, g, got);
-            perlin::fill_grid(f, g, std::span<double>(want));
-            double worst = 0;
-            for (std::size_t i = 0; i < got.size(); ++i) {
-              worst = std::max(worst, std::abs(double(got[i]) - want[i]));
-            }
-            ASSERT_LE(worst, tolerance(f))
+            ASSERT_LE(worst_error(f, g, got), tolerance(f))
                 << "field " << fi << " dims " << dims << " nx " << nx << " step " << step;
           }
         }
@@ -131,14 +136,8 @@ TEST(Grid, ChunksOfOneOctaveMatchTheScalarPathWithTheirRangeOnEveryTarget) {
             g.first = {64, -16, 3, 0};
             g.step = {step, 0.25, -0.3, 0.45};
             std::vector<float> got(g.size());
-            std::vector<double> want(g.size());
             const auto range = perlin::fill_grid(f, g, got);
-            perlin::fill_grid(f, g, std::span<double>(want));
-            double worst = 0;
-            for (std::size_t i = 0; i < got.size(); ++i) {
-              worst = std::max(worst, std::abs(double(got[i]) - want[i]));
-            }
-            ASSERT_LE(worst, tolerance(f))
+            ASSERT_LE(worst_error(f, g, got), tolerance(f))
                 << "field " << fi << " dims " << dims << " nx " << nx << " step " << step;
             const auto [lo, hi] = std::minmax_element(got.begin(), got.end());
             EXPECT_EQ(range.min, *lo) << "field " << fi << " dims " << dims << " nx " << nx;

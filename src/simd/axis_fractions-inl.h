@@ -14,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "detail/grid_plan.hpp"
@@ -23,6 +24,7 @@ namespace perlin::detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_HAVE_FLOAT64
 /// The blend weight of fractions `f` (detail::fade and interp_weight's polynomials, each
 /// product in the reference's order).
 template <axis_weight W, class V>
@@ -40,7 +42,26 @@ HWY_INLINE V axis_weight_v(V f) {
     return f;  // linear (axis_weight::none leaves the weights unwritten)
   }
 }
+#endif
 
+#if !HWY_HAVE_FLOAT64
+/// Targets without double lanes (WebAssembly's in this Highway): the same operations one sample
+/// at a time.
+template <axis_weight W>
+void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl,
+                      double* HWY_RESTRICT f, double* HWY_RESTRICT t) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = a.origin + (a.first + static_cast<double>(i)) * a.step;
+    const double q = x * a.freq + a.offset;
+    fl[i] = std::floor(q);
+    f[i] = q - fl[i];
+    const double r = f[i];
+    if constexpr (W == axis_weight::fade) t[i] = r * r * r * (r * (r * 6.0 - 15.0) + 10.0);
+    if constexpr (W == axis_weight::cubic) t[i] = r * r * (3.0 - 2.0 * r);
+    if constexpr (W == axis_weight::linear) t[i] = r;
+  }
+}
+#else
 template <axis_weight W>
 void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl,
                       double* HWY_RESTRICT f, double* HWY_RESTRICT t) {
@@ -73,6 +94,8 @@ void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl
     }
   }
 }
+
+#endif  // HWY_HAVE_FLOAT64
 
 void axis_fractions(const axis_line& a, std::size_t n, double* fl, double* f, double* t) {
   switch (a.weight) {
