@@ -272,15 +272,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   const auto& widths = strict ? detail::k_portable_gather_below_width : k.gather_below_width;
   // The axes' floors, fractions and blend weights, in lanes by the target's kernel (the same
   // doubles as one sample at a time); the cosine's weights are computed here.
-  const bool cosine = !plan.improved && plan.interp == interpolation::cosine;
-  axis_weight weight = axis_weight::fade;
-  if (cosine) {
-    weight = axis_weight::none;
-  } else if (!plan.improved && plan.interp == interpolation::linear) {
-    weight = axis_weight::linear;
-  } else if (!plan.improved && plan.interp == interpolation::cubic) {
-    weight = axis_weight::cubic;
-  }
+  const interpolation weight = plan.improved ? interpolation::quintic : plan.interp;
+  const bool cosine = weight == interpolation::cosine;
   std::vector<double> scratch(3 * longest);
   double* floors = scratch.data();
   double* fractions = floors + longest;

@@ -14,7 +14,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
-#include "detail/primitives.hpp"
+#include "detail/reference.hpp"
 #include "grid_plan.hpp"
 #include "perlin/grid.hpp"
 
@@ -248,8 +248,8 @@ std::string check_axes(const kernels& k) {
   }};
   constexpr std::size_t n = 37;  // whole vectors and a partial one on every target
   for (const axis_line& base : lines) {
-    for (const axis_weight w :
-         {axis_weight::fade, axis_weight::cubic, axis_weight::linear, axis_weight::none}) {
+    for (const interpolation w : {interpolation::quintic, interpolation::cubic,
+                                  interpolation::linear, interpolation::cosine}) {
       axis_line line = base;
       line.weight = w;
       std::vector<double> fl(n), fr(n), t(n, -7.0);
@@ -258,10 +258,9 @@ std::string check_axes(const kernels& k) {
         const double x = line.origin + (line.first + static_cast<double>(i)) * line.step;
         const double q = x * line.freq + line.offset;
         const double want_fl = std::floor(q), want_fr = q - want_fl;
-        double want_t = -7.0;  // axis_weight::none leaves it
-        if (w == axis_weight::fade) want_t = fade(want_fr);
-        if (w == axis_weight::cubic) want_t = want_fr * want_fr * (3.0 - 2.0 * want_fr);
-        if (w == axis_weight::linear) want_t = want_fr;
+        double unused = 0;  // the cosine's weights are left as they were
+        const double want_t =
+            w == interpolation::cosine ? -7.0 : interp_weight(w, want_fr, &unused);
         const auto same = [](double a, double b) {
           // Bit for bit (the sign of a zero too), and any NaN for a NaN. No std::bit_cast: the
           // WebAssembly build's libc++ lacks it.

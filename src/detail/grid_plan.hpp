@@ -175,19 +175,17 @@ using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size
 using eval_points_d_fn = void (*)(const points_plan&, const double* const* coord, std::size_t n,
                                   float* out, float* const* grad);
 
-/// The blend weight an axis table holds (detail::blend_weight): none is left to the caller (the
-/// cosine interpolation, a library call per sample).
-enum class axis_weight : char { fade, cubic, linear, none };
-
 /// One axis of a grid at one octave: sample i's octave coordinate is
 /// q = (origin + (first + i) * step) * freq + offset, grid::coordinate's sum then the octave's.
+/// Its blend weight is detail::interp_weight's `weight` (quintic: Ken Perlin's fade, the weight
+/// of improved noise); cosine's, a library call per sample, is left to the caller.
 struct axis_line {
   double origin = 0, first = 0, step = 1, freq = 1, offset = 0;
-  axis_weight weight = axis_weight::fade;
+  interpolation weight = interpolation::quintic;
 };
 
 /// For i in [0, n): fl[i] = floor(q), f[i] = q - floor(q) and t[i] its blend weight (not written
-/// for axis_weight::none), the scalar operations in their order, so the same doubles on every
+/// for cosine), the scalar operations in their order, so the same doubles on every
 /// target (q NaN or infinite: fl and f are what floor and the difference give, NaN for f).
 using axis_fractions_fn = void (*)(const axis_line& a, std::size_t n, double* fl, double* f,
                                    double* t);

@@ -18,6 +18,7 @@
 #include <cstddef>
 
 #include "detail/grid_plan.hpp"
+#include "detail/reference.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace perlin::detail {
@@ -25,21 +26,21 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_HAVE_FLOAT64
-/// The blend weight of fractions `f` (detail::fade and interp_weight's polynomials, each
-/// product in the reference's order).
-template <axis_weight W, class V>
+/// The blend weight of fractions `f`: detail::interp_weight's polynomials (quintic is fade), each
+/// product in the reference's order.
+template <interpolation W, class V>
 HWY_INLINE V axis_weight_v(V f) {
   const hn::DFromV<V> d;
-  if constexpr (W == axis_weight::fade) {
+  if constexpr (W == interpolation::quintic) {
     // t * t * t * (t * (t * 6 - 15) + 10)
     const V inner = hn::Add(hn::Mul(f, hn::Sub(hn::Mul(f, hn::Set(d, 6.0)), hn::Set(d, 15.0))),
                             hn::Set(d, 10.0));
     return hn::Mul(hn::Mul(hn::Mul(f, f), f), inner);
-  } else if constexpr (W == axis_weight::cubic) {
+  } else if constexpr (W == interpolation::cubic) {
     // t * t * (3 - 2 * t)
     return hn::Mul(hn::Mul(f, f), hn::Sub(hn::Set(d, 3.0), hn::Mul(hn::Set(d, 2.0), f)));
   } else {
-    return f;  // linear (axis_weight::none leaves the weights unwritten)
+    return f;  // linear (the cosine's weights are left unwritten)
   }
 }
 #endif
@@ -47,7 +48,7 @@ HWY_INLINE V axis_weight_v(V f) {
 #if !HWY_HAVE_FLOAT64
 /// Targets without double lanes (WebAssembly's in this Highway): the same operations one sample
 /// at a time.
-template <axis_weight W>
+template <interpolation W>
 void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl,
                       double* HWY_RESTRICT f, double* HWY_RESTRICT t) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -55,14 +56,14 @@ void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl
     const double q = x * a.freq + a.offset;
     fl[i] = std::floor(q);
     f[i] = q - fl[i];
-    const double r = f[i];
-    if constexpr (W == axis_weight::fade) t[i] = r * r * r * (r * (r * 6.0 - 15.0) + 10.0);
-    if constexpr (W == axis_weight::cubic) t[i] = r * r * (3.0 - 2.0 * r);
-    if constexpr (W == axis_weight::linear) t[i] = r;
+    if constexpr (W != interpolation::cosine) {
+      double unused = 0;
+      t[i] = interp_weight(W, f[i], &unused);
+    }
   }
 }
 #else
-template <axis_weight W>
+template <interpolation W>
 void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl,
                       double* HWY_RESTRICT f, double* HWY_RESTRICT t) {
   const hn::ScalableTag<double> d;
@@ -83,14 +84,14 @@ void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl
     const bool whole = i + N <= n;
     hn::StoreU(floor, d, whole ? fl + i : tail[0]);
     hn::StoreU(frac, d, whole ? f + i : tail[1]);
-    if constexpr (W != axis_weight::none) {
+    if constexpr (W != interpolation::cosine) {
       hn::StoreU(axis_weight_v<W>(frac), d, whole ? t + i : tail[2]);
     }
     if (!whole) {
       const std::size_t left = n - i;
       std::copy(tail[0], tail[0] + left, fl + i);
       std::copy(tail[1], tail[1] + left, f + i);
-      if constexpr (W != axis_weight::none) std::copy(tail[2], tail[2] + left, t + i);
+      if constexpr (W != interpolation::cosine) std::copy(tail[2], tail[2] + left, t + i);
     }
   }
 }
@@ -99,16 +100,16 @@ void axis_fractions_t(const axis_line& a, std::size_t n, double* HWY_RESTRICT fl
 
 void axis_fractions(const axis_line& a, std::size_t n, double* fl, double* f, double* t) {
   switch (a.weight) {
-    case axis_weight::fade:
-      return axis_fractions_t<axis_weight::fade>(a, n, fl, f, t);
-    case axis_weight::cubic:
-      return axis_fractions_t<axis_weight::cubic>(a, n, fl, f, t);
-    case axis_weight::linear:
-      return axis_fractions_t<axis_weight::linear>(a, n, fl, f, t);
-    case axis_weight::none:
+    case interpolation::linear:
+      return axis_fractions_t<interpolation::linear>(a, n, fl, f, t);
+    case interpolation::cubic:
+      return axis_fractions_t<interpolation::cubic>(a, n, fl, f, t);
+    case interpolation::cosine:
+      return axis_fractions_t<interpolation::cosine>(a, n, fl, f, t);
+    case interpolation::quintic:
       break;
   }
-  return axis_fractions_t<axis_weight::none>(a, n, fl, f, t);
+  return axis_fractions_t<interpolation::quintic>(a, n, fl, f, t);
 }
 
 }  // namespace HWY_NAMESPACE
