@@ -291,9 +291,9 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
     }
   };
-  // Every octave's tables in three allocations (grid_plan's storage): per octave, 2 float and 3
-  // int32 columns, up to 2 nx points (each cell's two), each padded by k_pad, and the samples of
-  // axes 1..3.
+  // Every octave's tables in three allocations (grid_plan's storage): per octave, 2 float and at
+  // most 2 int32 columns (px0 and px1, or cell), up to 2 nx points (each cell's two), each padded
+  // by k_pad, and the samples of axes 1..3.
   const auto octaves = octave_list(f);
   const std::size_t padded = nx + detail::k_pad;
   const std::size_t point_room = 2 * nx + detail::k_pad;
@@ -302,7 +302,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   // new T[n], not make_unique (which zeroes what is written next) or make_unique_for_overwrite
   // (which the WebAssembly build's libc++ lacks).
   plan.float_storage.reset(new float[2 * padded * octaves.size()]);
-  plan.int_storage.reset(new std::int32_t[(3 * padded + point_room) * octaves.size()]);
+  plan.int_storage.reset(new std::int32_t[(2 * padded + point_room) * octaves.size()]);
   plan.sample_storage.reset(new detail::octave_plan::axis_sample[std::max<std::size_t>(
       1, samples_per_octave * octaves.size())]);
   float* next_float = plan.float_storage.get();
@@ -316,40 +316,21 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   std::vector<std::uint32_t> cx(2 * nx);  // per cell: its lower, then upper lattice index along x
   std::uint32_t* cx0 = cx.data();
   std::uint32_t* cx1 = cx0 + nx;
-  plan.amp.reserve(octaves.size());
-  plan.octaves.reserve(octaves.size());
-  for (const auto& op : octaves) {
-    detail::octave_plan o;
-    o.freq = op.freq;
-    o.offset = op.offset;
-    o.wrap = op.wrap;
-    plan.amp.push_back(static_cast<float>(op.amp));
-    o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
-    o.fx = take(next_float, padded);
-    o.t = take(next_float, padded);
+  // The cells of an octave that is not hashed per sample, and the lattice points they have as
+  // corners (after fill_axis(0, ...)).
+  const auto fill_cells = [&](detail::octave_plan& o, const detail::axis_wrap& wrap) {
+    // The cells along the row: a new one where the floor changes, its lattice indices computed
+    // once (not per column). Raw pointers and no call inside the loop: they stay in registers.
     o.cell = take(next_int, padded);
-    o.px0 = take(next_int, padded);
-    o.px1 = take(next_int, padded);
     o.points = take(next_int, point_room);
-    fill_axis(0, op);
-    // Raw pointers and no call inside the loop: the pointers stay in registers.
     {
-      const std::int32_t* perm = plan.tables->perm.data();
-      float* fx = o.fx.data();
-      float* t = o.t.data();
-      std::int32_t* px0 = o.px0.data();
-      std::int32_t* px1 = o.px1.data();
       std::int32_t* cell = o.cell.data();
       std::int32_t cells = 0;
       double previous_floor = std::numeric_limits<double>::quiet_NaN();
       for (std::size_t i = 0; i < nx; ++i) {
         const double fl = floors[i];
-        const detail::axis_index li = detail::lattice_index(fl, op.wrap[0]);
-        fx[i] = static_cast<float>(fractions[i]);
-        t[i] = static_cast<float>(weights[i]);
-        px0[i] = perm[li.i0];
-        px1[i] = perm[li.i1];
         if (fl != previous_floor) {  // a new cell along the row
+          const detail::axis_index li = detail::lattice_index(fl, wrap);
           cx0[cells] = li.i0;
           cx1[cells] = li.i1;
           ++cells;
@@ -359,12 +340,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       }
       o.cells = static_cast<std::size_t>(cells);
     }
-    // The padding repeats the last column.
-    std::fill(o.fx.begin() + static_cast<std::ptrdiff_t>(nx), o.fx.end(), o.fx[nx - 1]);
-    std::fill(o.t.begin() + static_cast<std::ptrdiff_t>(nx), o.t.end(), o.t[nx - 1]);
     std::fill(o.cell.begin() + static_cast<std::ptrdiff_t>(nx), o.cell.end(), o.cell[nx - 1]);
-    std::fill(o.px0.begin() + static_cast<std::ptrdiff_t>(nx), o.px0.end(), o.px0[nx - 1]);
-    std::fill(o.px1.begin() + static_cast<std::ptrdiff_t>(nx), o.px1.end(), o.px1[nx - 1]);
     // The lattice points along x the cells' corners are: when each cell's upper corner is the
     // next one's lower (cells 1 sample wide or more, rising), or its previous one's (falling),
     // every point once; otherwise each cell's two.
@@ -396,6 +372,38 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.points = o.points.first(point_count + detail::k_pad);
     std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
               o.points[point_count - 1]);
+  };
+  plan.amp.reserve(octaves.size());
+  plan.octaves.reserve(octaves.size());
+  for (const auto& op : octaves) {
+    detail::octave_plan o;
+    o.freq = op.freq;
+    o.offset = op.offset;
+    o.wrap = op.wrap;
+    plan.amp.push_back(static_cast<float>(op.amp));
+    o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
+    o.fx = take(next_float, padded);
+    o.t = take(next_float, padded);
+    fill_axis(0, op);
+    for (std::size_t i = 0; i < padded; ++i) {  // the padding repeats the last column
+      const std::size_t c = std::min(i, nx - 1);
+      o.fx[i] = static_cast<float>(fractions[c]);
+      o.t[i] = static_cast<float>(weights[c]);
+    }
+    if (o.gather && g.dims <= 3) {
+      // Per-sample gathers read each column's p[x] at both corners, and no cells.
+      o.px0 = take(next_int, padded);
+      o.px1 = take(next_int, padded);
+      const std::int32_t* perm = plan.tables->perm.data();
+      for (std::size_t i = 0; i < padded; ++i) {
+        const detail::axis_index li =
+            detail::lattice_index(floors[std::min(i, nx - 1)], op.wrap[0]);
+        o.px0[i] = perm[li.i0];
+        o.px1[i] = perm[li.i1];
+      }
+    } else {
+      fill_cells(o, op.wrap[0]);
+    }
     for (std::size_t a = 1; a < g.dims; ++a) {
       fill_axis(a, op);
       // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
