@@ -8,8 +8,10 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "detail/octaves.hpp"
@@ -274,16 +276,48 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   // doubles as one sample at a time); the cosine's weights are computed here.
   const interpolation weight = plan.improved ? interpolation::quintic : plan.interp;
   const bool cosine = weight == interpolation::cosine;
-  std::vector<double> scratch(3 * longest);
-  double* floors = scratch.data();
+  // Everything the plan's octaves view, and the call's scratch, in one allocation
+  // (grid_plan::storage): per octave, 2 float and at most 2 int32 columns (px0 and px1, or cell)
+  // and up to 2 nx points (each cell's two), each padded by k_pad, and the samples of axes 1..3;
+  // then the axis kernel's floors, fractions and weights, and the cells' lattice indices.
+  const auto octave_count = static_cast<std::size_t>(f.fractal().active_octaves());
+  const std::size_t padded = nx + detail::k_pad;
+  const std::size_t point_room = 2 * nx + detail::k_pad;
+  std::size_t samples_per_octave = 0;
+  for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
+  using sample = detail::octave_plan::axis_sample;
+  const std::size_t sample_bytes = samples_per_octave * octave_count * sizeof(sample);
+  const std::size_t double_bytes = 3 * longest * sizeof(double);
+  const std::size_t float_bytes = 2 * padded * octave_count * sizeof(float);
+  const std::size_t int_bytes = (2 * padded + point_room) * octave_count * sizeof(std::int32_t);
+  const std::size_t cx_bytes = 2 * nx * sizeof(std::uint32_t);
+  static_assert(alignof(sample) <= alignof(double) && sizeof(sample) % alignof(double) == 0);
+  // new std::byte[n], not make_unique (which zeroes what is written next) or
+  // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks).
+  plan.storage.reset(
+      new std::byte[sample_bytes + double_bytes + float_bytes + int_bytes + cx_bytes]);
+  std::byte* next_byte = plan.storage.get();
+  // The arrays of trivial types in it: a std::byte array creates them implicitly (C++20's
+  // implicit object creation); std::launder gives the pointers to them.
+  const auto carve = [&]<class T>(std::type_identity<T>, std::size_t bytes) {
+    T* at = std::launder(reinterpret_cast<T*>(next_byte));
+    next_byte += bytes;
+    return at;
+  };
+  sample* next_sample = carve(std::type_identity<sample>{}, sample_bytes);
+  double* floors = carve(std::type_identity<double>{}, double_bytes);
   double* fractions = floors + longest;
   double* weights = fractions + longest;
-  const auto fill_axis = [&](std::size_t a, const octave_params& op) {
+  float* next_float = carve(std::type_identity<float>{}, float_bytes);
+  std::int32_t* next_int = carve(std::type_identity<std::int32_t>{}, int_bytes);
+  std::uint32_t* cx0 = carve(std::type_identity<std::uint32_t>{}, cx_bytes);  // per cell: lower
+  std::uint32_t* cx1 = cx0 + nx;  // and upper lattice index along x
+  const auto fill_axis = [&](std::size_t a, const detail::octave_walk& op) {
     const axis_line line{.origin = g.origin[a],
                          .first = static_cast<double>(g.first[a]),
                          .step = g.step[a],
                          .freq = op.freq,
-                         .offset = op.offset[a],
+                         .offset = op.offset(a),
                          .weight = weight};
     k.axis_fractions(line, g.count[a], floors, fractions, weights);
     if (cosine) {
@@ -291,31 +325,11 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
     }
   };
-  // Every octave's tables in three allocations (grid_plan's storage): per octave, 2 float and at
-  // most 2 int32 columns (px0 and px1, or cell), up to 2 nx points (each cell's two), each padded
-  // by k_pad, and the samples of axes 1..3.
-  const auto octaves = octave_list(f);
-  const std::size_t padded = nx + detail::k_pad;
-  const std::size_t point_room = 2 * nx + detail::k_pad;
-  std::size_t samples_per_octave = 0;
-  for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
-  // new T[n], not make_unique (which zeroes what is written next) or make_unique_for_overwrite
-  // (which the WebAssembly build's libc++ lacks).
-  plan.float_storage.reset(new float[2 * padded * octaves.size()]);
-  plan.int_storage.reset(new std::int32_t[(2 * padded + point_room) * octaves.size()]);
-  plan.sample_storage.reset(new detail::octave_plan::axis_sample[std::max<std::size_t>(
-      1, samples_per_octave * octaves.size())]);
-  float* next_float = plan.float_storage.get();
-  std::int32_t* next_int = plan.int_storage.get();
-  detail::octave_plan::axis_sample* next_sample = plan.sample_storage.get();
   const auto take = [](auto*& next, std::size_t n) {
     const std::span view(next, n);
     next += n;
     return view;
   };
-  std::vector<std::uint32_t> cx(2 * nx);  // per cell: its lower, then upper lattice index along x
-  std::uint32_t* cx0 = cx.data();
-  std::uint32_t* cx1 = cx0 + nx;
   // The cells of an octave that is not hashed per sample, and the lattice points they have as
   // corners (after fill_axis(0, ...)).
   const auto fill_cells = [&](detail::octave_plan& o, const detail::axis_wrap& wrap) {
@@ -373,13 +387,16 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
               o.points[point_count - 1]);
   };
-  plan.amp.reserve(octaves.size());
-  plan.octaves.reserve(octaves.size());
-  for (const auto& op : octaves) {
+  plan.amp.reserve(octave_count);
+  plan.octaves.reserve(octave_count);
+  // The octaves of the scalar path's recurrence (detail::octave_walk), walked here rather than
+  // listed first: a list was one more allocation a call.
+  for (detail::octave_walk op(f.fractal(), f.lattice());
+       static_cast<std::size_t>(op.index) < octave_count; op.next()) {
     detail::octave_plan o;
     o.freq = op.freq;
-    o.offset = op.offset;
-    o.wrap = op.wrap;
+    o.offset = {op.offset(0), op.offset(1), op.offset(2), op.offset(3)};
+    o.wrap = op.wraps;
     plan.amp.push_back(static_cast<float>(op.amp));
     o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
     o.fx = take(next_float, padded);
@@ -397,12 +414,12 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       const std::int32_t* perm = plan.tables->perm.data();
       for (std::size_t i = 0; i < padded; ++i) {
         const detail::axis_index li =
-            detail::lattice_index(floors[std::min(i, nx - 1)], op.wrap[0]);
+            detail::lattice_index(floors[std::min(i, nx - 1)], op.wraps[0]);
         o.px0[i] = perm[li.i0];
         o.px1[i] = perm[li.i1];
       }
     } else {
-      fill_cells(o, op.wrap[0]);
+      fill_cells(o, op.wraps[0]);
     }
     for (std::size_t a = 1; a < g.dims; ++a) {
       fill_axis(a, op);
@@ -411,7 +428,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       o.axis[a] = take(next_sample, g.count[a]);
       detail::octave_plan::axis_sample* samples = o.axis[a].data();
       for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
-        const detail::axis_index li = detail::lattice_index(floors[idx], op.wrap[a]);
+        const detail::axis_index li = detail::lattice_index(floors[idx], op.wraps[a]);
         samples[idx].i0 = li.i0;
         samples[idx].i1 = li.i1;
         samples[idx].f = fractions[idx];

@@ -96,12 +96,10 @@ struct grid_plan {
   std::vector<float> amp;  // per octave
   std::vector<octave_plan> octaves;
   std::shared_ptr<const hash_tables> tables;
-  /// What the octaves' tables view: three allocations a call rather than seven an octave (a
-  /// 64x64 grid's call spent a tenth of its time in malloc and free). Move-only, so that no copy
-  /// views another plan's storage.
-  std::unique_ptr<float[]> float_storage;
-  std::unique_ptr<std::int32_t[]> int_storage;
-  std::unique_ptr<octave_plan::axis_sample[]> sample_storage;
+  /// What the octaves' tables view (and the plan builder's scratch): one allocation a call
+  /// rather than seven an octave (a 64x64 grid's call spent a tenth of its time in malloc and
+  /// free). Move-only, so that no copy views another plan's storage.
+  std::unique_ptr<std::byte[]> storage;
   grid_plan() = default;
   grid_plan(grid_plan&&) noexcept = default;
   grid_plan& operator=(grid_plan&&) noexcept = default;

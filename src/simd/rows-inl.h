@@ -68,7 +68,11 @@ struct plane_cache {
   std::size_t plane[2] = {~std::size_t{0}, ~std::size_t{0}};  // sample indices along z, w
   std::uint32_t key[2] = {~0u, ~0u};  // the lattice index along y each slot holds
   std::size_t stride = 0;             // floats per array
-  std::vector<float> data;            // per slot: C, Gx, Gy of the row's lattice points along x
+  // Per slot: C, Gx, Gy of the row's lattice points along x: in `held` when they fit (a chunk's
+  // rows: no allocation a call), else in `data`.
+  static constexpr std::size_t k_held = 6 * 64;
+  std::vector<float> data;
+  HWY_ALIGN float held[k_held];
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
   float* array[2][3] = {};  // per slot: where C, Gx, Gy start in `data` (so never copied)
   plane_cache() = default;
@@ -77,10 +81,14 @@ struct plane_cache {
   float* at(int slot, int what) const { return array[slot][what]; }
   void allocate(std::size_t floats_per_array) {
     stride = floats_per_array;
-    data.resize(2 * 3 * stride);
+    float* base = held;
+    if (2 * 3 * stride > k_held) {
+      data.resize(2 * 3 * stride);
+      base = data.data();
+    }
     for (int slot = 0; slot < 2; ++slot) {
       for (int what = 0; what < 3; ++what) {
-        array[slot][what] = data.data() + static_cast<std::size_t>(slot * 3 + what) * stride;
+        array[slot][what] = base + static_cast<std::size_t>(slot * 3 + what) * stride;
       }
     }
   }
