@@ -616,8 +616,9 @@ HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, 
       held_i1 = y.i1;
     }
     if (same_cell) {
-      ax[1] = o.axis[1][idx[1]];
-      set_row_weights(ax[1], r);
+      // Straight from the plan: copied into ax[1] first, its halves were stored and reloaded
+      // (a stall on every row of small3d).
+      set_row_weights(o.axis[1][idx[1]], r);
     } else {
       for (int a = 1; a < D; ++a) ax[a] = o.axis[a][idx[a]];
       r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, plane);
