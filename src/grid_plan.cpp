@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -278,25 +279,38 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   const bool cosine = weight == interpolation::cosine;
   // Everything the plan's octaves view, and the call's scratch, in one allocation
   // (grid_plan::storage): per octave, 2 float and at most 2 int32 columns (px0 and px1, or cell)
-  // and up to 2 nx points (each cell's two), each padded by k_pad, and the samples of axes 1..3;
-  // then the axis kernel's floors, fractions and weights, and the cells' lattice indices.
+  // and up to 2 nx points (each cell's two), each padded by k_pad and each starting on 64 bytes
+  // (the kernels' loads at multiples of N columns are then whole cache lines: misaligned, every
+  // AVX-512 load splits two), then the samples of axes 1..3, the axis kernel's floors, fractions
+  // and weights, and the cells' lattice indices.
   const auto octave_count = static_cast<std::size_t>(f.fractal().active_octaves());
   const std::size_t padded = nx + detail::k_pad;
   const std::size_t point_room = 2 * nx + detail::k_pad;
+  constexpr std::size_t line_words = detail::k_storage_alignment / 4;  // floats or int32s
+  const auto whole_lines = [](std::size_t words) {
+    return (words + line_words - 1) / line_words * line_words;
+  };
+  const std::size_t column_stride = whole_lines(padded);
+  const std::size_t point_stride = whole_lines(point_room);
   std::size_t samples_per_octave = 0;
   for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
   using sample = detail::octave_plan::axis_sample;
+  const std::size_t float_bytes = 2 * column_stride * octave_count * sizeof(float);
+  const std::size_t int_bytes =
+      (2 * column_stride + point_stride) * octave_count * sizeof(std::int32_t);
   const std::size_t sample_bytes = samples_per_octave * octave_count * sizeof(sample);
   const std::size_t double_bytes = 3 * longest * sizeof(double);
-  const std::size_t float_bytes = 2 * padded * octave_count * sizeof(float);
-  const std::size_t int_bytes = (2 * padded + point_room) * octave_count * sizeof(std::int32_t);
   const std::size_t cx_bytes = 2 * nx * sizeof(std::uint32_t);
   static_assert(alignof(sample) <= alignof(double) && sizeof(sample) % alignof(double) == 0);
   // new std::byte[n], not make_unique (which zeroes what is written next) or
-  // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks).
+  // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks); aligned by hand
+  // rather than by an aligned operator new, whose memalign cost a 64x64 call 1.5% more
+  // instructions.
+  constexpr std::size_t align = detail::k_storage_alignment;
   plan.storage.reset(
-      new std::byte[sample_bytes + double_bytes + float_bytes + int_bytes + cx_bytes]);
-  std::byte* next_byte = plan.storage.get();
+      new std::byte[float_bytes + int_bytes + sample_bytes + double_bytes + cx_bytes + align - 1]);
+  const auto address = reinterpret_cast<std::uintptr_t>(plan.storage.get());
+  std::byte* next_byte = plan.storage.get() + ((align - address % align) % align);
   // The arrays of trivial types in it: a std::byte array creates them implicitly (C++20's
   // implicit object creation); std::launder gives the pointers to them.
   const auto carve = [&]<class T>(std::type_identity<T>, std::size_t bytes) {
@@ -304,12 +318,12 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     next_byte += bytes;
     return at;
   };
+  float* next_float = carve(std::type_identity<float>{}, float_bytes);
+  std::int32_t* next_int = carve(std::type_identity<std::int32_t>{}, int_bytes);
   sample* next_sample = carve(std::type_identity<sample>{}, sample_bytes);
   double* floors = carve(std::type_identity<double>{}, double_bytes);
   double* fractions = floors + longest;
   double* weights = fractions + longest;
-  float* next_float = carve(std::type_identity<float>{}, float_bytes);
-  std::int32_t* next_int = carve(std::type_identity<std::int32_t>{}, int_bytes);
   std::uint32_t* cx0 = carve(std::type_identity<std::uint32_t>{}, cx_bytes);  // per cell: lower
   std::uint32_t* cx1 = cx0 + nx;  // and upper lattice index along x
   const auto fill_axis = [&](std::size_t a, const detail::octave_walk& op) {
@@ -325,9 +339,10 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
     }
   };
-  const auto take = [](auto*& next, std::size_t n) {
+  // n entries from `next`, which then moves on by `stride` (n when 0).
+  const auto take = [](auto*& next, std::size_t n, std::size_t stride = 0) {
     const std::span view(next, n);
-    next += n;
+    next += stride == 0 ? n : stride;
     return view;
   };
   // The cells of an octave that is not hashed per sample, and the lattice points they have as
@@ -335,8 +350,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   const auto fill_cells = [&](detail::octave_plan& o, const detail::axis_wrap& wrap) {
     // The cells along the row: a new one where the floor changes, its lattice indices computed
     // once (not per column). Raw pointers and no call inside the loop: they stay in registers.
-    o.cell = take(next_int, padded);
-    o.points = take(next_int, point_room);
+    o.cell = take(next_int, padded, column_stride);
+    o.points = take(next_int, point_room, point_stride);
     {
       std::int32_t* cell = o.cell.data();
       std::int32_t cells = 0;
@@ -399,8 +414,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.wrap = op.wraps;
     plan.amp.push_back(static_cast<float>(op.amp));
     o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
-    o.fx = take(next_float, padded);
-    o.t = take(next_float, padded);
+    o.fx = take(next_float, padded, column_stride);
+    o.t = take(next_float, padded, column_stride);
     fill_axis(0, op);
     for (std::size_t i = 0; i < nx; ++i) {  // in lanes (cvtpd2ps): no branch, no min
       o.fx[i] = static_cast<float>(fractions[i]);
@@ -411,8 +426,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     std::fill(o.t.begin() + static_cast<std::ptrdiff_t>(nx), o.t.end(), o.t[nx - 1]);
     if (o.gather && g.dims <= 3) {
       // Per-sample gathers read each column's p[x] at both corners, and no cells.
-      o.px0 = take(next_int, padded);
-      o.px1 = take(next_int, padded);
+      o.px0 = take(next_int, padded, column_stride);
+      o.px1 = take(next_int, padded, column_stride);
       const std::int32_t* perm = plan.tables->perm.data();
       for (std::size_t i = 0; i < padded; ++i) {
         const detail::axis_index li =

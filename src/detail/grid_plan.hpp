@@ -76,6 +76,9 @@ struct ridged_params {
   float gain = 2;
 };
 
+/// The alignment of the tables in grid_plan::storage (a cache line, and an AVX-512 vector).
+inline constexpr std::size_t k_storage_alignment = 64;
+
 /// A whole grid call, built once by the public entry point and read by every thread.
 struct grid_plan {
   int dims = 2;

@@ -14,11 +14,13 @@
 #define PERLIN_SIMD_ROWS_INL_H_
 #endif
 
+#include <hwy/aligned_allocator.h>
 #include <hwy/highway.h>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <new>
 #include <vector>
 
 #include "detail/grid_plan.hpp"
@@ -41,6 +43,14 @@ inline constexpr std::array<double, 4> k_gather_below_width = {3.0, 3.0, 0.9, 0.
 #else
 inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_below_width;
 #endif
+
+/// n floats on a vector boundary (Highway's aligned allocation), uninitialised; throws
+/// std::bad_alloc like a std::vector would.
+inline hwy::AlignedFreeUniquePtr<float[]> aligned_floats(std::size_t n) {
+  auto p = hwy::AllocateAligned<float>(n);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
 using row_axis = octave_plan::axis_sample;
@@ -71,7 +81,7 @@ struct plane_cache {
   // Per slot: C, Gx, Gy of the row's lattice points along x: in `held` when they fit (a chunk's
   // rows: no allocation a call), else in `data`.
   static constexpr std::size_t k_held = 6 * 64;
-  std::vector<float> data;
+  hwy::AlignedFreeUniquePtr<float[]> data;
   HWY_ALIGN float held[k_held];
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
   float* array[2][3] = {};  // per slot: where C, Gx, Gy start in `data` (so never copied)
@@ -83,8 +93,8 @@ struct plane_cache {
     stride = floats_per_array;
     float* base = held;
     if (2 * 3 * stride > k_held) {
-      data.resize(2 * 3 * stride);
-      base = data.data();
+      data = aligned_floats(2 * 3 * stride);
+      base = data.get();
     }
     for (int slot = 0; slot < 2; ++slot) {
       for (int what = 0; what < 3; ++what) {
@@ -654,15 +664,18 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   // vectors from any cell's side.
   std::size_t max_points = 0;
   for (const auto& o : g.octaves) max_points = std::max(max_points, o.point_count);
-  std::vector<float> coeff(2 * (max_points + k_pad));
-  float* pa = coeff.data();
-  float* pb = pa + max_points + k_pad;
-  std::vector<float> noise, total, weight;
-  if (!single) {
-    noise.resize(padded);
-    total.resize(padded);
-    weight.resize(padded);
-  }
+  // With the fractal's row buffers, in one allocation, each array on a vector boundary: the
+  // loads and stores at multiples of N are then whole vectors (misaligned, each AVX-512 one
+  // splits two cache lines).
+  const auto whole_vectors = [N](std::size_t n) { return (n + N - 1) / N * N; };
+  const std::size_t point_room = whole_vectors(max_points + k_pad);
+  const std::size_t row_room = single ? 0 : whole_vectors(padded);
+  const auto buffers = aligned_floats(2 * point_room + 3 * row_room);
+  float* pa = buffers.get();
+  float* pb = pa + point_room;
+  float* noise = pb + point_room;
+  float* total = noise + row_room;
+  float* weight = total + row_room;
   std::vector<plane_cache<D>> planes(g.octaves.size());
   std::vector<cell_rows> method(g.octaves.size());
   for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
@@ -695,13 +708,13 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
     }
     if (!single) {
-      std::fill(total.begin(), total.end(), 0.0f);
-      if (g.kind == fractal_kind::ridged) std::fill(weight.begin(), weight.end(), 1.0f);
+      std::fill(total, total + padded, 0.0f);
+      if (g.kind == fractal_kind::ridged) std::fill(weight, weight + padded, 1.0f);
     }
     for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
       const octave_plan& o = g.octaves[oi];
       row_setup(g, o, idx, ax);
-      float* dst = single ? out_row : noise.data();
+      float* dst = single ? out_row : noise;
       const std::size_t n = single ? nx : padded - k_pad;
       bool done = false;
       if constexpr (D <= 3) {
@@ -750,8 +763,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       }
       if (!single) {
         with_kind(g.kind, [&]<fractal_kind Kind>() {
-          combine_row<Kind, Strict>(g.amp[oi], noise.data(), total.data(), weight.data(), nx,
-                                    g.ridged);
+          combine_row<Kind, Strict>(g.amp[oi], noise, total, weight, nx, g.ridged);
         });
       }
     }
@@ -759,7 +771,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
       if (g.normalize) {
         for (std::size_t i = 0; i < nx; ++i) total[i] *= g.normalize_by;
       }
-      std::copy(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(nx), out_row);
+      std::copy(total, total + nx, out_row);
     }
     if (pending == 0) pending_from = out_row;
     if (++pending == fold_rows) {
