@@ -14,12 +14,12 @@
 #define PERLIN_SIMD_ROWS_INL_H_
 #endif
 
-#include <hwy/aligned_allocator.h>
 #include <hwy/highway.h>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -44,12 +44,16 @@ inline constexpr std::array<double, 4> k_gather_below_width = {3.0, 3.0, 0.9, 0.
 inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_below_width;
 #endif
 
-/// n floats on a vector boundary (Highway's aligned allocation), uninitialised; throws
-/// std::bad_alloc like a std::vector would.
-inline hwy::AlignedFreeUniquePtr<float[]> aligned_floats(std::size_t n) {
-  auto p = hwy::AllocateAligned<float>(n);
-  if (!p) throw std::bad_alloc();
-  return p;
+/// Frees what aligned_floats allocated.
+struct aligned_floats_delete {
+  void operator()(float* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+};
+/// n floats on 64 bytes (a cache line, and an AVX-512 vector), uninitialised; throws
+/// std::bad_alloc like a std::vector would. C++17's aligned operator new rather than Highway's
+/// AllocateAligned, which is in libhwy, which the WebAssembly build does not link.
+inline std::unique_ptr<float[], aligned_floats_delete> aligned_floats(std::size_t n) {
+  return std::unique_ptr<float[], aligned_floats_delete>(
+      static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
 }
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
@@ -81,7 +85,7 @@ struct plane_cache {
   // Per slot: C, Gx, Gy of the row's lattice points along x: in `held` when they fit (a chunk's
   // rows: no allocation a call), else in `data`.
   static constexpr std::size_t k_held = 6 * 64;
-  hwy::AlignedFreeUniquePtr<float[]> data;
+  std::unique_ptr<float[], aligned_floats_delete> data;
   HWY_ALIGN float held[k_held];
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
   float* array[2][3] = {};  // per slot: where C, Gx, Gy start in `data` (so never copied)
