@@ -339,6 +339,10 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
     }
   };
+  // The padding of a column table past nx: copies of its last column.
+  const auto pad_with_last = [nx](auto column) {
+    std::fill(column.begin() + static_cast<std::ptrdiff_t>(nx), column.end(), column[nx - 1]);
+  };
   // n entries from `next`, which then moves on by `stride` (n when 0).
   const auto take = [](auto*& next, std::size_t n, std::size_t stride = 0) {
     const std::span view(next, n);
@@ -369,7 +373,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       }
       o.cells = static_cast<std::size_t>(cells);
     }
-    std::fill(o.cell.begin() + static_cast<std::ptrdiff_t>(nx), o.cell.end(), o.cell[nx - 1]);
+    pad_with_last(o.cell);
     // The lattice points along x the cells' corners are: when each cell's upper corner is the
     // next one's lower (cells 1 sample wide or more, rising), or its previous one's (falling),
     // every point once; otherwise each cell's two.
@@ -413,7 +417,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     o.offset = {op.offset(0), op.offset(1), op.offset(2), op.offset(3)};
     o.wrap = op.wraps;
     plan.amp.push_back(static_cast<float>(op.amp));
-    o.gather = std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
+    // 4-D rows always take the cells (row_by_gathers covers 1 to 3 dimensions).
+    o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
     o.fx = take(next_float, padded, column_stride);
     o.t = take(next_float, padded, column_stride);
     fill_axis(0, op);
@@ -421,20 +426,23 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
       o.fx[i] = static_cast<float>(fractions[i]);
       o.t[i] = static_cast<float>(weights[i]);
     }
-    // The padding repeats the last column.
-    std::fill(o.fx.begin() + static_cast<std::ptrdiff_t>(nx), o.fx.end(), o.fx[nx - 1]);
-    std::fill(o.t.begin() + static_cast<std::ptrdiff_t>(nx), o.t.end(), o.t[nx - 1]);
-    if (o.gather && g.dims <= 3) {
+    pad_with_last(o.fx);
+    pad_with_last(o.t);
+    if (o.gather) {
       // Per-sample gathers read each column's p[x] at both corners, and no cells.
       o.px0 = take(next_int, padded, column_stride);
       o.px1 = take(next_int, padded, column_stride);
+      // Raw pointers: through o's spans the loop reloaded them after every store.
       const std::int32_t* perm = plan.tables->perm.data();
-      for (std::size_t i = 0; i < padded; ++i) {
-        const detail::axis_index li =
-            detail::lattice_index(floors[std::min(i, nx - 1)], op.wraps[0]);
-        o.px0[i] = perm[li.i0];
-        o.px1[i] = perm[li.i1];
+      std::int32_t* px0 = o.px0.data();
+      std::int32_t* px1 = o.px1.data();
+      for (std::size_t i = 0; i < nx; ++i) {
+        const detail::axis_index li = detail::lattice_index(floors[i], op.wraps[0]);
+        px0[i] = perm[li.i0];
+        px1[i] = perm[li.i1];
       }
+      pad_with_last(o.px0);
+      pad_with_last(o.px1);
     } else {
       fill_cells(o, op.wraps[0]);
     }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,13 +39,20 @@ void for_each_target(F&& body) {
 /// Tolerance of the float bulk paths against the double scalar path (grid.hpp).
 double tolerance(const perlin::field& f) { return perlin::value_tolerance(f); }
 
-/// The largest difference between the float grid `got` and the double grid (the scalar path).
+/// The largest difference between the float grid `got` and the scalar path: field::eval<double>
+/// at each sample's coordinates (grid::coordinate; x fastest, then y, z, w).
 double worst_error(const perlin::field& f, const perlin::grid& g, const std::vector<float>& got) {
-  std::vector<double> want(g.size());
-  perlin::fill_grid(f, g, std::span<double>(want));
   double worst = 0;
+  std::array<std::size_t, 4> at{0, 0, 0, 0};
+  std::array<double, 4> p{};
   for (std::size_t i = 0; i < got.size(); ++i) {
-    worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+    for (std::size_t a = 0; a < g.dims; ++a) p[a] = g.coordinate(a, at[a]);
+    const double want = f.eval(std::span<const double>(p.data(), g.dims));
+    worst = std::max(worst, std::abs(double(got[i]) - want));
+    for (std::size_t a = 0; a < g.dims; ++a) {  // the next sample's indices
+      if (++at[a] < g.count[a]) break;
+      at[a] = 0;
+    }
   }
   return worst;
 }

@@ -51,7 +51,8 @@ struct octave_plan {
   double freq = 1;  // octave coordinate = x * freq + offset
   std::array<double, 4> offset{};
   std::array<axis_wrap, 4> wrap{};
-  /// True: per-sample gathers (cells narrower than a few columns); false: per-cell coefficients.
+  /// True: per-sample gathers (cells narrower than a few columns; 1 to 3 dimensions only), with
+  /// px0 and px1 and no cells; false: per-cell coefficients, with cell and points.
   bool gather = false;
   // Per column (count[0] + k_pad entries, the padding repeats the last column):
   std::span<float> fx;           // fraction of the octave coordinate, in [0, 1)

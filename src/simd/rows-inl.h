@@ -46,14 +46,16 @@ inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_
 
 /// Frees what aligned_floats allocated.
 struct aligned_floats_delete {
-  void operator()(float* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  void operator()(float* p) const noexcept {
+    ::operator delete[](p, std::align_val_t{k_storage_alignment});
+  }
 };
-/// n floats on 64 bytes (a cache line, and an AVX-512 vector), uninitialised; throws
+/// n floats on k_storage_alignment (the plan's tables' alignment), uninitialised; throws
 /// std::bad_alloc like a std::vector would. C++17's aligned operator new rather than Highway's
 /// AllocateAligned, which is in libhwy, which the WebAssembly build does not link.
 inline std::unique_ptr<float[], aligned_floats_delete> aligned_floats(std::size_t n) {
-  return std::unique_ptr<float[], aligned_floats_delete>(
-      static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+  return std::unique_ptr<float[], aligned_floats_delete>(static_cast<float*>(
+      ::operator new[](n * sizeof(float), std::align_val_t{k_storage_alignment})));
 }
 
 /// The lattice data of one axis of a grid row (scalar, in double like the reference).
@@ -88,7 +90,7 @@ struct plane_cache {
   std::unique_ptr<float[], aligned_floats_delete> data;
   HWY_ALIGN float held[k_held];
   float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
-  float* array[2][3] = {};  // per slot: where C, Gx, Gy start in `data` (so never copied)
+  float* array[2][3] = {};  // per slot: where C, Gx, Gy start (in `held` or `data`: never copied)
   plane_cache() = default;
   plane_cache(const plane_cache&) = delete;
   plane_cache& operator=(const plane_cache&) = delete;
@@ -659,8 +661,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   // A single plain octave is written straight into the output; fractals sum in row buffers.
   const bool single = (g.kind == fractal_kind::none || g.kind == fractal_kind::fbm) &&
                       g.octaves.size() == 1 && g.amp[0] == 1.0f && !g.normalize;
-  if (single && !(D <= 3 && g.octaves[0].gather) &&
-      cell_rows_of(g.octaves[0], nx, N) == cell_rows::registers) {
+  if (single && !g.octaves[0].gather && cell_rows_of(g.octaves[0], nx, N) == cell_rows::registers) {
     if (g.improved) return fill_register_rows<D, true, Strict>(g, row_begin, row_end, out, lo, hi);
     return fill_register_rows<D, false, Strict>(g, row_begin, row_end, out, lo, hi);
   }
