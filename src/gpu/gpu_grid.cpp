@@ -201,7 +201,10 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
         glUniform4f(s.origin, at(0, x), at(1, y), at(2, k), at(3, l));
         glUniform2ui(s.size, static_cast<GLuint>(cw), static_cast<GLuint>(ch));
         glDispatchCompute(static_cast<GLuint>((cw + 7) / 8), static_cast<GLuint>((ch + 7) / 8), 1);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        // Every barrier bit, not only GL_BUFFER_UPDATE_BARRIER_BIT (which the specification names
+        // for glGetBufferSubData): with that bit alone, NVIDIA's driver (580.159, an H200) read
+        // every plane after the first back as the first plane's values, glFinish or not.
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
                            static_cast<GLsizeiptr>(cw * ch * sizeof(float)), part.data());
         if (const GLenum e = glGetError(); e != GL_NO_ERROR)

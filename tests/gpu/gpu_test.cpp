@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ostream>
 #include <random>
 #include <string>
 #include <string_view>
@@ -199,14 +200,34 @@ std::vector<double> random_points(std::size_t n, std::size_t dims, std::mt19937_
   return pd;
 }
 
-/// How many values `got` of the points pd differ from the C++ double path (== : a zero's sign
-/// is not compared).
-std::size_t differ_from_double(const perlin::field& f, const std::vector<double>& got,
-                               const std::vector<double>& pd, std::size_t dims) {
+/// Double values against the C++ double path: how many differ (== : a zero's sign is not
+/// compared), and by how much at worst (absolute, and in units in the last place of the C++
+/// value), so that a failure says whether a driver rounded or fused (an ulp or two) or computed
+/// something else.
+struct double_gap {
   std::size_t differ = 0;
+  double worst = 0, worst_ulps = 0;
+  void add(double got, double want) {
+    if (got == want) return;
+    ++differ;
+    const double d = std::abs(got - want);
+    worst = std::max(worst, d);
+    const double ulp = std::nextafter(std::abs(want), INFINITY) - std::abs(want);
+    worst_ulps = std::max(worst_ulps, d / ulp);
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const double_gap& g) {
+  return os << g.differ << " differ, by at most " << g.worst << " (" << g.worst_ulps << " ulps)";
+}
+
+/// The gap of values `got` of the points pd from the C++ double path.
+double_gap gap_from_double(const perlin::field& f, const std::vector<double>& got,
+                           const std::vector<double>& pd, std::size_t dims) {
+  double_gap gap;
   for (std::size_t i = 0; i < got.size(); ++i)
-    differ += got[i] != f.eval<double>(std::span<const double>(pd.data() + i * dims, dims));
-  return differ;
+    gap.add(got[i], f.eval<double>(std::span<const double>(pd.data() + i * dims, dims)));
+  return gap;
 }
 
 /// The points pd times `shrink`, as floats.
@@ -257,8 +278,8 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
               f, {.double_precision = true, .dims = dims, .derivatives = false, .split = false}),
           dims, pd, error);
       ASSERT_TRUE(error.empty()) << error;
-      EXPECT_EQ(differ_from_double(f, got, pd, dims), 0u)
-          << "double shader values that differ from the C++ double path";
+      const double_gap gap = gap_from_double(f, got, pd, dims);
+      EXPECT_EQ(gap.differ, 0u) << "double shader values against the C++ double path: " << gap;
     }
     // Float: within the library's float tolerance of the double path, which holds where every
     // octave coordinate stays below 256 (docs/exactness.md): the points scaled to that.
@@ -311,15 +332,15 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
     const auto got = run_on_gpu(perlin::shader_source(f, {.double_precision = true, .dims = dims}),
                                 dims, pd, error, /*deriv=*/true);
     ASSERT_TRUE(error.empty()) << error;
-    std::size_t differ = 0;
+    double_gap gap;
     for (std::size_t i = 0; i < n; ++i) {
       double g[4];
       const double want = f.eval<double>(std::span<const double>(pd.data() + i * dims, dims),
                                          std::span<double>(g, dims));
-      differ += got[i * (dims + 1)] != want;
-      for (std::size_t k = 0; k < dims; ++k) differ += got[i * (dims + 1) + 1 + k] != g[k];
+      gap.add(got[i * (dims + 1)], want);
+      for (std::size_t k = 0; k < dims; ++k) gap.add(got[i * (dims + 1) + 1 + k], g[k]);
     }
-    EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
+    EXPECT_EQ(gap.differ, 0u) << "values or partials against the C++ double path: " << gap;
     ++checked;
     // Float, on the smooth fields (no kink where float and double may take either side): the
     // partials within 16 x gradient_tolerance of the double path, points scaled below 256.
@@ -385,16 +406,16 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
     ASSERT_TRUE(error.empty()) << error;
     const auto deriv = run_on_gpu(dsrc, dims, pd, error, /*deriv=*/true);
     ASSERT_TRUE(error.empty()) << error;
-    std::size_t differ = 0;
+    double_gap gap;
     for (std::size_t i = 0; i < n; ++i) {
       double g[4];
       const auto p = std::span<const double>(pd.data() + i * dims, dims);
       const double want = f.eval<double>(p, std::span<double>(g, dims));
-      differ += values[i] != want;
-      differ += deriv[i * (dims + 1)] != want;
-      for (std::size_t k = 0; k < dims; ++k) differ += deriv[i * (dims + 1) + 1 + k] != g[k];
+      gap.add(values[i], want);
+      gap.add(deriv[i * (dims + 1)], want);
+      for (std::size_t k = 0; k < dims; ++k) gap.add(deriv[i * (dims + 1) + 1 + k], g[k]);
     }
-    EXPECT_EQ(differ, 0u) << "values or partials that differ from the C++ double path";
+    EXPECT_EQ(gap.differ, 0u) << "values or partials against the C++ double path: " << gap;
     const std::vector<float> pf = to_float(pd, 1.0);
     const auto gf =
         run_on_gpu(perlin::shader_source(f, {.dims = dims, .derivatives = false, .split = false}),
@@ -441,8 +462,8 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
     std::string error;
     const auto values = run_on_gpu(dsrc, dims, pd, error);
     ASSERT_TRUE(error.empty()) << error;
-    EXPECT_EQ(differ_from_double(f, values, pd, dims), 0u)
-        << "values that differ from the C++ double path";
+    const double_gap gap = gap_from_double(f, values, pd, dims);
+    EXPECT_EQ(gap.differ, 0u) << "values against the C++ double path: " << gap;
     const std::vector<float> pf = to_float(pd, below_256(f, 20.0));
     const auto gf =
         run_on_gpu(perlin::shader_source(f, {.dims = dims, .derivatives = false}), dims, pf, error);
@@ -702,8 +723,11 @@ TEST(GpuGrid, FillsGridsWithTheFloatShaderWithinItsTolerance) {
   hyper.count = {9, 7, 3, 2};
   hyper.step = {0.3, 0.2, 0.7, 1.1};
   hyper.origin = {-1, 2, 3, -4};
-  // 300,001 columns: two dispatches along x (2^18 columns each at most).
-  const perlin::grid line = perlin::grid::line(300001, 1.0 / 1024, -100);
+  // 300,001 columns: two dispatches along x (2^18 columns each at most). The step is 3/4096, not
+  // 1/1024: the second dispatch would then start 256 units on, a whole period of the lattice, and
+  // a driver that handed back the first dispatch's values again would pass. (3/4096 is a float,
+  // so the shader's i * step is exact, as the C++ coordinates are.)
+  const perlin::grid line = perlin::grid::line(300001, 3.0 / 4096, -100);
   const std::pair<const char*, perlin::grid> cases[] = {
       {"perlin=1&fractal=fbm&octaves=5&seed=3", plane},
       {"perlin=1&noise=value&interp=cubic&fractal=ridged&octaves=3", volume},
