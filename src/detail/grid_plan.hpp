@@ -206,6 +206,9 @@ using fill_rows_exact_fn = void (*)(const exact_grid_plan&, std::size_t row_begi
 /// choice on every target.
 inline constexpr std::array<double, 4> k_portable_gather_below_width = {3.0, 1.2, 0.9, 0.0};
 
+/// A target's crossovers on the CPU this process runs on (kernels::gather_below_width).
+using gather_widths_fn = std::array<double, 4> (*)();
+
 struct kernels {
   fill_rows_fn fill_rows;
   eval_points_fn eval_points;
@@ -214,8 +217,8 @@ struct kernels {
   fill_rows_exact_fn fill_rows_exact;
   /// Cells narrower than this many samples are hashed per sample (row_by_gathers) rather than
   /// per cell, by dimension (1-D to 4-D; 4-D has only the cell method): the crossover depends on
-  /// how a target hashes a sample (simd/rows-inl.h).
-  std::array<double, 4> gather_below_width;
+  /// how a target hashes a sample, and on AVX3_DL on whose cores run it (simd/rows-inl.h).
+  gather_widths_fn gather_below_width;
   /// The plans' axis tables (make_grid_plan).
   axis_fractions_fn axis_fractions;
 };

@@ -21,7 +21,7 @@ const kernels k_point_kernels = {.fill_rows = nullptr,
                                  .eval_points_d = &eval_points_d,
                                  .min_max = nullptr,
                                  .fill_rows_exact = nullptr,
-                                 .gather_below_width = {},
+                                 .gather_below_width = nullptr,
                                  .axis_fractions = nullptr};
 [[maybe_unused]] const int k_registered = g_point_kernels.add(HWY_TARGET, &k_point_kernels);
 #endif

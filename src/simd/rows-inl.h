@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "detail/grid_plan.hpp"
+#include "runtime/cpu_vendor.hpp"
 #include "simd/noise-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -38,10 +39,21 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// against 0.75, step 1/4 0.50 against 0.75. With gathers (capped at AVX2, an earlier session):
 /// 3-D step 1/2 0.85 against 2.87, step 1 1.41 against 2.83; 2-D step 1/2 0.80 against 1.10,
 /// step 3/4 even, step 1 1.23 against 1.03. 1-D keeps its earlier threshold (not measured again).
+/// Intel's cores run 512-bit byte permutes on one port (port 5), where Zen 4 and 5 have more:
+/// on an Emerald Rapids Xeon, 2-D by bytes took 2.1x the cells' time at step 1/2 (grid2d_s2
+/// 1.14 against 0.53 ns a sample) and fbm2d 1.17x (4.78 against 4.08), while 3-D by bytes still
+/// won (grid3d_s2 0.68 against 0.87 ns with the cells of AVX3): on Intel, AVX3_DL takes the
+/// portable crossover in 2-D and its own in 3-D.
 #if HWY_TARGET == HWY_AVX3_DL
-inline constexpr std::array<double, 4> k_gather_below_width = {3.0, 3.0, 0.9, 0.0};
+inline std::array<double, 4> gather_below_width() {
+  static const std::array<double, 4> widths =
+      this_cpu_vendor() == cpu_vendor::intel
+          ? std::array<double, 4>{3.0, k_portable_gather_below_width[1], 0.9, 0.0}
+          : std::array<double, 4>{3.0, 3.0, 0.9, 0.0};
+  return widths;
+}
 #else
-inline constexpr std::array<double, 4> k_gather_below_width = k_portable_gather_below_width;
+inline std::array<double, 4> gather_below_width() { return k_portable_gather_below_width; }
 #endif
 
 /// Frees what aligned_floats allocated.

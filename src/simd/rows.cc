@@ -27,7 +27,7 @@ const kernels k_row_kernels = {.fill_rows = &fill_rows,
                                .eval_points_d = nullptr,
                                .min_max = &min_max,
                                .fill_rows_exact = nullptr,
-                               .gather_below_width = k_gather_below_width,
+                               .gather_below_width = &gather_below_width,
                                .axis_fractions = &axis_fractions};
 [[maybe_unused]] const int k_registered = g_row_kernels.add(HWY_TARGET, &k_row_kernels);
 
