@@ -18,6 +18,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
+#include "runtime/cpu_vendor.hpp"
 #include "self_check.hpp"
 
 namespace {
@@ -92,29 +93,38 @@ std::vector<perlin::field> fields() {
 
 TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
   const auto all = fields();
-  for_each_target([&](const std::string&) {
-    for (std::size_t fi = 0; fi < all.size(); ++fi) {
-      const perlin::field& f = all[fi];
-      for (std::size_t dims = 1; dims <= 4; ++dims) {
-        // Row lengths 1 .. 3N+1 for the widest vectors (16 floats) and past two blocks of 64 (the
-        // byte-hashed rows of AVX3_DL), odd origins, negative
-        // coordinates, steps from many samples per cell to several cells per sample.
-        for (const std::size_t nx : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 49u, 131u}) {
-          for (const double step : {1.0 / 64, 0.23, -0.37, 1.7}) {
-            perlin::grid g;
-            g.dims = dims;
-            g.count = {nx, 3, 2, 2};
-            g.origin = {-5.3 - 0.01 * static_cast<double>(nx), 2.71, -1.13, 0.37};
-            g.step = {step, 0.61, -0.29, 0.83};
-            std::vector<float> got(g.size());
-            perlin::fill_grid(f, g, got);
-            ASSERT_LE(worst_error(f, g, got), tolerance(f))
-                << "field " << fi << " dims " << dims << " nx " << nx << " step " << step;
+  // Each vendor's choices (AVX3_DL hashes 2-D rows differently on Intel's cores and on AMD's,
+  // simd/rows-inl.h), whatever this machine's CPU.
+  struct own_vendor_again {
+    ~own_vendor_again() { perlin::detail::force_cpu_vendor(std::nullopt); }
+  } const reset;
+  for (const auto vendor : {perlin::detail::cpu_vendor::intel, perlin::detail::cpu_vendor::amd}) {
+    perlin::detail::force_cpu_vendor(vendor);
+    SCOPED_TRACE(vendor == perlin::detail::cpu_vendor::intel ? "as on Intel" : "as on AMD");
+    for_each_target([&](const std::string&) {
+      for (std::size_t fi = 0; fi < all.size(); ++fi) {
+        const perlin::field& f = all[fi];
+        for (std::size_t dims = 1; dims <= 4; ++dims) {
+          // Row lengths 1 .. 3N+1 for the widest vectors (16 floats) and past two blocks of 64 (the
+          // byte-hashed rows of AVX3_DL), odd origins, negative
+          // coordinates, steps from many samples per cell to several cells per sample.
+          for (const std::size_t nx : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 33u, 49u, 131u}) {
+            for (const double step : {1.0 / 64, 0.23, -0.37, 1.7}) {
+              perlin::grid g;
+              g.dims = dims;
+              g.count = {nx, 3, 2, 2};
+              g.origin = {-5.3 - 0.01 * static_cast<double>(nx), 2.71, -1.13, 0.37};
+              g.step = {step, 0.61, -0.29, 0.83};
+              std::vector<float> got(g.size());
+              perlin::fill_grid(f, g, got);
+              ASSERT_LE(worst_error(f, g, got), tolerance(f))
+                  << "field " << fi << " dims " << dims << " nx " << nx << " step " << step;
+            }
           }
         }
       }
-    }
-  });
+    });
+  }
 }
 
 TEST(Grid, ChunksOfOneOctaveMatchTheScalarPathWithTheirRangeOnEveryTarget) {
