@@ -8,12 +8,6 @@
 // Exits 1 where gpu_grid's way of reading or the double field as written differs from C++, 0
 // otherwise; ctest runs it on llvmpipe (where every line agrees), and it runs alone on a machine
 // with a GPU driver (EGL without a display).
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#define GL_GLEXT_PROTOTYPES
-#include <GL/gl.h>
-#include <GL/glext.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,47 +18,17 @@
 #include <utility>
 #include <vector>
 
+#include "gl_compute.hpp"
 #include "perlin/perlin.hpp"
 #include "perlin/shader.hpp"
 
 namespace {
 
-bool open_context() {
-  EGLDisplay d = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (d == EGL_NO_DISPLAY || !eglInitialize(d, nullptr, nullptr)) {
-    const auto query = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
-        reinterpret_cast<void (*)()>(eglGetProcAddress("eglQueryDevicesEXT")));
-    EGLDeviceEXT device{};
-    EGLint found = 0;
-    if (query == nullptr || !query(1, &device, &found) || found == 0) return false;
-    d = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
-    if (d == EGL_NO_DISPLAY || !eglInitialize(d, nullptr, nullptr)) return false;
-  }
-  if (!eglBindAPI(EGL_OPENGL_API)) return false;
-  const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
-  const EGLContext c = eglCreateContext(d, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
-  return c != EGL_NO_CONTEXT && eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c);
-}
-
 /// A compute program of `text`, or 0 (the driver's log printed).
 GLuint compile(const std::string& text) {
-  const GLuint s = glCreateShader(GL_COMPUTE_SHADER);
-  const char* p = text.c_str();
-  glShaderSource(s, 1, &p, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    std::vector<char> log(8192);
-    glGetShaderInfoLog(s, static_cast<GLsizei>(log.size()), nullptr, log.data());
-    std::printf("  (not compiled: %s)\n", log.data());
-    glDeleteShader(s);
-    return 0;
-  }
-  const GLuint prog = glCreateProgram();
-  glAttachShader(prog, s);
-  glLinkProgram(prog);
-  glDeleteShader(s);
+  std::string log;
+  const GLuint prog = perlin_test::compute_program(text, log);
+  if (prog == 0) std::printf("  (not compiled: %s)\n", log.c_str());
   return prog;
 }
 
@@ -307,8 +271,8 @@ bool probe_field(const std::vector<double>& pts) {
 }  // namespace
 
 int main() {
-  if (!open_context()) {
-    std::puts("perlin_gpu_probe: no OpenGL 4.3 context through EGL here");
+  if (const std::string why = perlin_test::make_gl_context_current(); !why.empty()) {
+    std::printf("perlin_gpu_probe: %s\n", why.c_str());
     return 77;  // ctest's SKIP_RETURN_CODE
   }
   std::printf("renderer: %s, OpenGL %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),

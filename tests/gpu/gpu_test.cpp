@@ -3,12 +3,7 @@
 // path's values exactly; float shaders stay within value_tolerance of it (octave coordinates
 // below 256).
 // Skipped, with the reason, where no OpenGL 4.3 context can be made.
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <gtest/gtest.h>
-#define GL_GLEXT_PROTOTYPES
-#include <GL/gl.h>
-#include <GL/glext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,32 +18,18 @@
 #include <tuple>
 #include <vector>
 
+#include "gl_compute.hpp"
 #include "perlin/gpu_grid.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {
 
-/// One EGL surfaceless OpenGL 4.3 context for the whole test program.
+/// One OpenGL 4.3 context for the whole test program (gl_compute.hpp).
 struct gl_context {
   bool ok = false;
   std::string why, renderer;
-  gl_context() {
-    EGLDisplay d =
-        eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    if (d == EGL_NO_DISPLAY || !eglInitialize(d, nullptr, nullptr)) {
-      why = "no EGL display (surfaceless)";
-      return;
-    }
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-      why = "EGL has no desktop OpenGL";
-      return;
-    }
-    const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
-    EGLContext c = eglCreateContext(d, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
-    if (c == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, c)) {
-      why = "no OpenGL 4.3 context";
-      return;
-    }
+  gl_context() : why(perlin_test::make_gl_context_current()) {
+    if (!why.empty()) return;
     renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     ok = true;
   }
@@ -95,21 +76,8 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
                      }()
                : "  vals[i] = perlin_field(" + call + ");\n") +
       "}\n";
-  const GLuint s = glCreateShader(GL_COMPUTE_SHADER);
-  const char* text = program.c_str();
-  glShaderSource(s, 1, &text, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[4096];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    error = log;
-    return {};
-  }
-  const GLuint p = glCreateProgram();
-  glAttachShader(p, s);
-  glLinkProgram(p);
+  const GLuint p = perlin_test::compute_program(program, error);
+  if (p == 0) return {};
   glUseProgram(p);
   const std::size_t n = pts.size() / (stride != 0 ? stride : dims),
                     outputs = n * (deriv && custom.empty() ? dims + 1 : 1);
@@ -129,7 +97,6 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
                      out.data());
   glDeleteBuffers(2, b);
   glDeleteProgram(p);
-  glDeleteShader(s);
   return out;
 }
 
