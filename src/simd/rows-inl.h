@@ -42,14 +42,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// Intel's cores run 512-bit byte permutes on one port (port 5), where Zen 4 and 5 have more:
 /// on an Emerald Rapids Xeon, 2-D by bytes took 2.1x the cells' time at step 1/2 (grid2d_s2
 /// 1.14 against 0.53 ns a sample) and fbm2d 1.17x (4.78 against 4.08), while 3-D by bytes still
-/// won (grid3d_s2 0.68 against 0.87 ns with the cells of AVX3): on Intel, AVX3_DL takes cells
-/// down to 0.9 samples wide in 2-D (1.2, the portable crossover, gave fbm2d 3.84-3.88 ns a sample
-/// against 3.70-3.74: its octave of one sample a cell is faster by cells there; 0.45 gave 4.86) and
-/// its own crossover in 3-D.
+/// won (grid3d_s2 0.68 against 0.87 ns with the cells of AVX3): on Intel, AVX3_DL takes the
+/// portable crossover in 2-D and its own in 3-D.
 #if HWY_TARGET == HWY_AVX3_DL
 inline std::array<double, 4> gather_below_width() {
-  return this_cpu_vendor() == cpu_vendor::intel ? std::array<double, 4>{3.0, 0.9, 0.9, 0.0}
-                                                : std::array<double, 4>{3.0, 3.0, 0.9, 0.0};
+  return this_cpu_vendor() == cpu_vendor::intel
+             ? std::array<double, 4>{3.0, k_portable_gather_below_width[1], 0.9, 0.0}
+             : std::array<double, 4>{3.0, 3.0, 0.9, 0.0};
 }
 #else
 inline std::array<double, 4> gather_below_width() { return k_portable_gather_below_width; }
