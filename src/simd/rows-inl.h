@@ -40,10 +40,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// 3-D step 1/2 0.85 against 2.87, step 1 1.41 against 2.83; 2-D step 1/2 0.80 against 1.10,
 /// step 3/4 even, step 1 1.23 against 1.03. 1-D keeps its earlier threshold (not measured again).
 /// Intel's cores run 512-bit byte permutes on one port (port 5), where Zen 4 and 5 have more:
-/// on an Emerald Rapids Xeon, 2-D by bytes took 2.1x the cells' time at step 1/2 (grid2d_s2
-/// 1.14 against 0.53 ns a sample) and fbm2d 1.17x (4.78 against 4.08), while 3-D by bytes still
-/// won (grid3d_s2 0.68 against 0.87 ns with the cells of AVX3): on Intel, AVX3_DL takes the
-/// portable crossover in 2-D and its own in 3-D.
+/// on an Emerald Rapids Xeon (release build, interleaved A/B), 2-D by bytes took 1.34x the
+/// cells' time at step 1/2 (grid2d_s2 0.65 against 0.48 ns a sample; 2.1x in the -O2 dev
+/// build), while 3-D by bytes still won (grid3d_s2 0.68 against 0.87 ns with the cells of
+/// AVX3): on Intel, AVX3_DL takes the portable crossover in 2-D and its own in 3-D. (0.9 in 2-D
+/// was 3-5% faster on fbm2d in the dev build and 5-7% slower in the release build.)
 #if HWY_TARGET == HWY_AVX3_DL
 inline std::array<double, 4> gather_below_width() {
   return this_cpu_vendor() == cpu_vendor::intel
@@ -568,8 +569,9 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   std::size_t i = 0;
 #if HWY_TARGET == HWY_AVX3_DL
   // On Intel's cores (one port for 512-bit byte permutes), 2-D samples hash faster by gathers:
-  // fbm2d, whose two highest octaves are hashed per sample, 4.03 -> 3.84 ns a sample on an
-  // Emerald Rapids Xeon (interleaved A/B). 1-D and 3-D keep the bytes (not measured there).
+  // fbm2d, whose two highest octaves are hashed per sample, 3.16 -> 3.06 ns a sample on an
+  // Emerald Rapids Xeon (release build, interleaved A/B; 4.03 -> 3.84 at -O2). 1-D and 3-D keep
+  // the bytes (not measured there).
   if (D != 2 || this_cpu_vendor() != cpu_vendor::intel) {
     i = row_by_bytes<D, Improved, Strict>(g, o, y, z, ax, nx, out);
   }
