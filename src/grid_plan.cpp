@@ -272,8 +272,9 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   }
   const std::size_t nx = g.count[0];
   // Strict mode promises the same bits on every target: the same choice of method on each.
+  plan.vendor = detail::this_cpu_vendor();
   const std::array<double, 4> widths =
-      strict ? detail::k_portable_gather_below_width : k.gather_below_width();
+      strict ? detail::k_portable_gather_below_width : k.gather_below_width(plan.vendor);
   // The axes' floors, fractions and blend weights, in lanes by the target's kernel (the same
   // doubles as one sample at a time); the cosine's weights are computed here.
   const interpolation weight = plan.improved ? interpolation::quintic : plan.interp;

@@ -14,6 +14,7 @@
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
 #include "perlin/value_noise.hpp"
+#include "runtime/cpu_vendor.hpp"
 
 namespace perlin::detail {
 
@@ -90,6 +91,9 @@ struct grid_plan {
   float normalize_by = 1;  // 1 / sum of amplitudes, or 1
   bool normalize = false;
   bool strict = false;
+  /// Whose cores run the kernels (this_cpu_vendor(), read once when the plan is made): AVX3_DL
+  /// hashes 2-D rows differently on Intel's and on AMD's (simd/rows-inl.h).
+  cpu_vendor vendor = cpu_vendor::other;
   std::array<std::size_t, 4> count{1, 1, 1, 1};
   std::array<double, 4> origin{};
   std::array<double, 4> step{};
@@ -206,8 +210,8 @@ using fill_rows_exact_fn = void (*)(const exact_grid_plan&, std::size_t row_begi
 /// choice on every target.
 inline constexpr std::array<double, 4> k_portable_gather_below_width = {3.0, 1.2, 0.9, 0.0};
 
-/// A target's crossovers on the CPU this process runs on (kernels::gather_below_width).
-using gather_widths_fn = std::array<double, 4> (*)();
+/// A target's crossovers on cores of `vendor` (kernels::gather_below_width).
+using gather_widths_fn = std::array<double, 4> (*)(cpu_vendor vendor);
 
 struct kernels {
   fill_rows_fn fill_rows;

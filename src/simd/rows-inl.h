@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "detail/grid_plan.hpp"
-#include "runtime/cpu_vendor.hpp"
 #include "simd/noise-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -46,13 +45,15 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// AVX3): on Intel, AVX3_DL takes the portable crossover in 2-D and its own in 3-D. (0.9 in 2-D
 /// was 3-5% faster on fbm2d in the dev build and 5-7% slower in the release build.)
 #if HWY_TARGET == HWY_AVX3_DL
-inline std::array<double, 4> gather_below_width() {
-  return this_cpu_vendor() == cpu_vendor::intel
+inline std::array<double, 4> gather_below_width(cpu_vendor vendor) {
+  return vendor == cpu_vendor::intel
              ? std::array<double, 4>{3.0, k_portable_gather_below_width[1], 0.9, 0.0}
              : std::array<double, 4>{3.0, 3.0, 0.9, 0.0};
 }
 #else
-inline std::array<double, 4> gather_below_width() { return k_portable_gather_below_width; }
+inline std::array<double, 4> gather_below_width(cpu_vendor) {
+  return k_portable_gather_below_width;
+}
 #endif
 
 /// Frees what aligned_floats allocated.
@@ -572,7 +573,7 @@ void row_by_gathers(const grid_plan& g, const octave_plan& o, const row_axis* ax
   // fbm2d, whose two highest octaves are hashed per sample, 3.16 -> 3.06 ns a sample on an
   // Emerald Rapids Xeon (release build, interleaved A/B; 4.03 -> 3.84 at -O2). 1-D and 3-D keep
   // the bytes (not measured there).
-  if (D != 2 || this_cpu_vendor() != cpu_vendor::intel) {
+  if (D != 2 || g.vendor != cpu_vendor::intel) {
     i = row_by_bytes<D, Improved, Strict>(g, o, y, z, ax, nx, out);
   }
 #endif

@@ -48,24 +48,9 @@ std::vector<double> run_doubles(const std::string& functions, const std::string&
       "}\n";
   const GLuint prog = compile(text);
   if (prog == 0) return {};
-  GLuint buf[2];
-  glGenBuffers(2, buf);
   glUseProgram(prog);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(double)),
-               pts.data(), GL_STATIC_DRAW);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
-  const std::size_t n = static_cast<std::size_t>(k_points) * static_cast<std::size_t>(outputs);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(n * sizeof(double)), nullptr,
-               GL_STATIC_READ);
-  glDispatchCompute(k_points / 64, 1, 1);
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  std::vector<double> got(n);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(double)),
-                     got.data());
-  glDeleteBuffers(2, buf);
-  glDeleteProgram(prog);
-  return got;
+  return perlin_test::run_compute(
+      prog, pts, static_cast<std::size_t>(k_points) * static_cast<std::size_t>(outputs), k_points);
 }
 
 /// One line of a table: how many of `got` differ from `want(i)` and by how much at worst.

@@ -58,4 +58,28 @@ inline GLuint compute_program(const std::string& text, std::string& log) {
   return prog;
 }
 
+/// Runs `prog` (current, its uniforms set; 64 invocations a workgroup) over `invocations`
+/// invocations with `in` in the storage buffer at binding 0 and `outputs` values of T at binding
+/// 1; returns those values and deletes the program.
+template <class T>
+std::vector<T> run_compute(GLuint prog, const std::vector<T>& in, std::size_t outputs,
+                           std::size_t invocations) {
+  GLuint b[2];
+  glGenBuffers(2, b);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b[0]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(in.size() * sizeof(T)), in.data(),
+               GL_STATIC_DRAW);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, b[1]);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(outputs * sizeof(T)), nullptr,
+               GL_STATIC_READ);
+  glDispatchCompute(static_cast<GLuint>((invocations + 63) / 64), 1, 1);
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  std::vector<T> out(outputs);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(outputs * sizeof(T)),
+                     out.data());
+  glDeleteBuffers(2, b);
+  glDeleteProgram(prog);
+  return out;
+}
+
 }  // namespace perlin_test

@@ -82,22 +82,7 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
   const std::size_t n = pts.size() / (stride != 0 ? stride : dims),
                     outputs = n * (deriv && custom.empty() ? dims + 1 : 1);
   glUniform1ui(glGetUniformLocation(p, "n"), static_cast<GLuint>(n));
-  GLuint b[2];
-  glGenBuffers(2, b);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b[0]);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(T)),
-               pts.data(), GL_STATIC_DRAW);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, b[1]);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(outputs * sizeof(T)), nullptr,
-               GL_STATIC_READ);
-  glDispatchCompute(static_cast<GLuint>((n + 63) / 64), 1, 1);
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  std::vector<T> out(outputs);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(outputs * sizeof(T)),
-                     out.data());
-  glDeleteBuffers(2, b);
-  glDeleteProgram(p);
-  return out;
+  return perlin_test::run_compute(p, pts, outputs, n);
 }
 
 /// 30 fields: every fractal kind, seeds, periods (masks and modulo), normalisation,
