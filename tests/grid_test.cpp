@@ -127,6 +127,35 @@ TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
   }
 }
 
+TEST(Grid, NarrowCellsMatchTheScalarPathOnEveryTarget) {
+  // Rows with two or more cells a vector (simd/rows-inl.h: row_by_fused_cells where a vector's
+  // cells and their sides fit N points, row_by_narrow_cells where they do not): rising and
+  // falling rows, steps from 5 to about 1 sample a cell, 1-D to 4-D, plain and fBm, improved and
+  // value noise, on rows long enough for many vectors and a partial last one.
+  std::vector<perlin::field> some;
+  some.emplace_back();
+  some.emplace_back(perlin::improved_noise(3),
+                    perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
+  some.emplace_back(perlin::value_noise(5), perlin::fractal());
+  for_each_target([&](const std::string&) {
+    for (std::size_t fi = 0; fi < some.size(); ++fi) {
+      for (std::size_t dims = 1; dims <= 4; ++dims) {
+        for (const double step : {0.2, 0.45, 0.8, 0.97, 1.05, -0.6, -0.93}) {
+          perlin::grid g;
+          g.dims = dims;
+          g.count = {301, 3, 2, 2};
+          g.origin = {-41.3, 5.17, 2.6, -0.4};
+          g.step = {step, 0.37, 0.71, -0.29};
+          std::vector<float> got(g.size());
+          perlin::fill_grid(some[fi], g, got);
+          ASSERT_LE(worst_error(some[fi], g, got), tolerance(some[fi]))
+              << "field " << fi << " dims " << dims << " step " << step;
+        }
+      }
+    }
+  });
+}
+
 TEST(Grid, ChunksOfOneOctaveMatchTheScalarPathWithTheirRangeOnEveryTarget) {
   // Short rows of one octave whose lattice points fit a vector take their own loop
   // (fill_register_rows in simd/rows-inl.h): improved noise and value noise of every

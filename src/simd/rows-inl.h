@@ -32,29 +32,21 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 /// Cells narrower than this many samples are hashed per sample (row_by_gathers), not per cell
-/// (kernels::gather_below_width), by dimension. Measured on AMD Zen 5 with fn2bench's coarse-step
-/// workloads (ns a sample, cells against per sample). AVX3_DL hashes samples by byte permutes
-/// (row_by_bytes): 2-D step 1/2 0.51 against 0.41, step 1/4 0.40 against 0.41; 3-D step 1/2 0.62
-/// against 0.75, step 1/4 0.50 against 0.75. With gathers (capped at AVX2, an earlier session):
-/// 3-D step 1/2 0.85 against 2.87, step 1 1.41 against 2.83; 2-D step 1/2 0.80 against 1.10,
-/// step 3/4 even, step 1 1.23 against 1.03. 1-D keeps its earlier threshold (not measured again).
-/// Intel's cores run 512-bit byte permutes on one port (port 5), where Zen 4 and 5 have more:
-/// on an Emerald Rapids Xeon (release build, interleaved A/B), 2-D by bytes took 1.34x the
-/// cells' time at step 1/2 (grid2d_s2 0.65 against 0.48 ns a sample; 2.1x in the -O2 dev
-/// build), while 3-D by bytes still won (grid3d_s2 0.68 against 0.87 ns with the cells of
-/// AVX3): on Intel, AVX3_DL takes the portable crossover in 2-D and its own in 3-D. (0.9 in 2-D
-/// was 3-5% faster on fbm2d in the dev build and 5-7% slower in the release build.)
-#if HWY_TARGET == HWY_AVX3_DL
-inline std::array<double, 4> gather_below_width(cpu_vendor vendor) {
-  return vendor == cpu_vendor::intel
-             ? std::array<double, 4>{3.0, k_portable_gather_below_width[1], 0.9, 0.0}
-             : std::array<double, 4>{3.0, 3.0, 0.9, 0.0};
-}
-#else
+/// (kernels::gather_below_width), by dimension: the same on every target and vendor now.
+/// Measured on AMD Zen 5 with fn2bench's coarse-step workloads (ns a sample, cells against per
+/// sample). AVX3_DL hashes samples by byte permutes (row_by_bytes): 2-D step 1/2 0.51 against
+/// 0.41, step 1/4 0.40 against 0.41; 3-D step 1/2 0.62 against 0.75, step 1/4 0.50 against 0.75.
+/// With gathers (capped at AVX2, an earlier session): 3-D step 1/2 0.85 against 2.87, step 1
+/// 1.41 against 2.83; 2-D step 1/2 0.80 against 1.10, step 3/4 even, step 1 1.23 against 1.03.
+/// 1-D keeps its earlier threshold (not measured again). AVX3_DL on AMD's cores hashed 2-D
+/// samples by bytes up to cells of 3 samples (3.0) until the narrow cells' coefficients were
+/// computed where they are used (row_by_fused_cells): then cells took grid2d_s2 from 0.322 to
+/// 0.281 ns a sample on Zen 5 (release build, interleaved A/B, 7 rounds), fbm2d 1.98 to 1.94.
+/// Intel's cores, whose 512-bit byte permutes run on one port, already took 1.2 (Emerald
+/// Rapids: grid2d_s2 0.65 by bytes against 0.48 by cells).
 inline std::array<double, 4> gather_below_width(cpu_vendor) {
   return k_portable_gather_below_width;
 }
-#endif
 
 /// Frees what aligned_floats allocated.
 struct aligned_floats_delete {
@@ -107,7 +99,9 @@ struct plane_cache {
   plane_cache(const plane_cache&) = delete;
   plane_cache& operator=(const plane_cache&) = delete;
   float* at(int slot, int what) const { return array[slot][what]; }
-  void allocate(std::size_t floats_per_array) {
+  /// Arrays of `floats_per_array`, of which hash_lattice_row writes the first `hashed`: the rest
+  /// is zeroed once, for the vectors that row_by_fused_cells loads past the row's last point.
+  void allocate(std::size_t floats_per_array, std::size_t hashed) {
     stride = floats_per_array;
     float* base = held;
     if (2 * 3 * stride > k_held) {
@@ -117,6 +111,7 @@ struct plane_cache {
     for (int slot = 0; slot < 2; ++slot) {
       for (int what = 0; what < 3; ++what) {
         array[slot][what] = base + static_cast<std::size_t>(slot * 3 + what) * stride;
+        std::fill(array[slot][what] + std::min(hashed, stride), array[slot][what] + stride, 0.0f);
       }
     }
   }
@@ -286,7 +281,8 @@ HWY_INLINE row_blend row_blend_of(const grid_plan& g, const octave_plan& o, cons
   if (pc.stride == 0) {
     // Whole vectors of points are hashed, and whole vectors of cells read from side offsets up
     // to `cells` on.
-    pc.allocate((std::max(o.point_count, o.cells + o.side_offset[1]) + 2 * N - 1) / N * N);
+    pc.allocate((std::max(o.point_count, o.cells + o.side_offset[1]) + 2 * N - 1) / N * N,
+                (o.point_count + N - 1) / N * N);
   }
   if (plane[0] != pc.plane[0] || plane[1] != pc.plane[1]) {  // a new plane: new z/w weights
     pc.plane[0] = plane[0];
@@ -488,6 +484,52 @@ HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::siz
     store_row(cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
                                    hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1)),
               out, i, nx, tail);
+  }
+}
+
+/// Whether an octave's narrow cells may take row_by_fused_cells: each cell's sides are a point and
+/// its neighbour (side_offset {0, 1} or {1, 0}), and every vector of samples spans cells whose
+/// sides lie within N points of its first cell's (cells rise by at most one a sample, checked
+/// over the row's vectors, the padding included).
+inline bool fused_cells_fit(const octave_plan& o, std::size_t nx, std::size_t N) {
+  if (o.side_offset[0] + o.side_offset[1] != 1) return false;
+  for (std::size_t i = 0; i < nx; i += N) {
+    if (o.cell[i + N - 1] - o.cell[i] + 1 >= static_cast<std::int32_t>(N)) return false;
+  }
+  return true;
+}
+
+/// One octave of one row of narrow cells (cell_rows::narrow, fused_cells_fit) with the cells'
+/// coefficients computed where they are used: per vector of samples, A and B at the N lattice
+/// points from its first cell's (blend_points, from the plane cache), each sample's sides by
+/// permutes. row_by_narrow_cells instead reads arrays written for the whole row just before, at
+/// the cells' side offsets: loads that straddle two of the stores just made, which wait for them.
+/// Computes up to N points per vector where the row has fewer (at step 1/4, 5 of 16 used), for no
+/// round trip through memory.
+template <int D, bool Improved, bool Strict>
+HWY_INLINE void row_by_fused_cells(const row_blend& r, const octave_plan& o, std::size_t nx,
+                                   float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const VI lower = hn::Set(di, static_cast<std::int32_t>(o.side_offset[0]));
+  const VI upper = hn::Set(di, static_cast<std::int32_t>(o.side_offset[1]));
+  const columns x(o);
+  const auto samples = [&](std::size_t i) {
+    const std::int32_t first = x.cell[i];
+    VF a, b;
+    blend_points<D, Improved, Strict>(r, static_cast<std::size_t>(first), a, b);
+    const VI cell = hn::Sub(hn::LoadU(di, x.cell + i), hn::Set(di, first));
+    const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
+    const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
+    return cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
+                                hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1));
+  };
+  std::size_t i = 0;
+  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
+  if (i < nx) {
+    HWY_ALIGN float tail[64];
+    store_row(samples(i), out, i, nx, tail);
   }
 }
 
@@ -701,8 +743,11 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   float* weight = total + row_room;
   std::vector<plane_cache<D>> planes(g.octaves.size());
   std::vector<cell_rows> method(g.octaves.size());
+  std::vector<char> fused(g.octaves.size());
   for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
-    method[oi] = cell_rows_of(g.octaves[oi], nx, N);
+    const octave_plan& o = g.octaves[oi];
+    method[oi] = cell_rows_of(o, nx, N);
+    fused[oi] = !o.gather && method[oi] == cell_rows::narrow && fused_cells_fit(o, nx, N);
   }
   running_range range;
   // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
@@ -763,6 +808,16 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
           in_registers.template operator()<true>();
         } else {
           in_registers.template operator()<false>();
+        }
+        done = true;
+      }
+      if (!done && method[oi] == cell_rows::narrow && fused[oi]) {
+        if (g.improved) {
+          row_by_fused_cells<D, true, Strict>(
+              row_blend_of<D, true, Strict>(g, o, ax, idx + 2, planes[oi]), o, n, dst);
+        } else {
+          row_by_fused_cells<D, false, Strict>(
+              row_blend_of<D, false, Strict>(g, o, ax, idx + 2, planes[oi]), o, n, dst);
         }
         done = true;
       }
