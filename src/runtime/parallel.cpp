@@ -153,8 +153,9 @@ class pool {
   /// a program that blocks them while it publishes files (perlin render) is not interrupted by
   /// a signal delivered to a worker. The faults (SIGSEGV ...) stay unblocked.
   /// Returns at once when there are enough: the two pthread_sigmask calls around the start cost
-  /// every 2-thread call about 7 us on a PVM guest (a system call there takes about 1 us):
-  /// perlin_bench's pool_job (two chunks of 32 us) took 44.7 us on two threads, now 33.2.
+  /// every 2-thread call 7-12 us on a PVM guest (a system call there takes about 1 us):
+  /// perlin_bench's pool_job (two chunks of about 33 us) took 50.2-51.1 us on two threads, now
+  /// 37.6-39.3 (Zen 5, three interleaved runs of each build).
   void start_workers(unsigned wanted) {
     wanted = std::min(wanted, k_max_workers);
     if (workers_ >= wanted) return;
