@@ -460,6 +460,19 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
   }
 }
 
+/// The samples [i, i + N) of a row whose cells' coefficients lie in one vector each, a and b at
+/// points [0, N) of the vector: each cell's sides at cell + lower and cell + upper (its side
+/// offsets), picked by one permute a coefficient.
+template <bool Strict>
+HWY_INLINE VF sided_cell_samples(const columns& x, std::size_t i, VI cell, VF a, VF b, VI lower,
+                                 VI upper) {
+  const DF df;
+  const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
+  const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
+  return cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
+                              hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1));
+}
+
 /// One octave of one row of narrow cells whose lattice points fit one vector
 /// (cell_rows::registers): the coefficients a and b of points [0, N) stay in registers and each
 /// vector of samples selects its cells' by permutes, instead of a round trip through memory, whose
@@ -478,12 +491,8 @@ HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::siz
   const columns x(o);
   HWY_ALIGN float tail[64];
   for (std::size_t i = 0; i < nx; i += N) {
-    const VI cell = hn::LoadU(di, x.cell + i);
-    const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
-    const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
-    store_row(cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
-                                   hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1)),
-              out, i, nx, tail);
+    store_row(sided_cell_samples<Strict>(x, i, hn::LoadU(di, x.cell + i), a, b, lower, upper), out,
+              i, nx, tail);
   }
 }
 
@@ -520,10 +529,7 @@ HWY_INLINE void row_by_fused_cells(const row_blend& r, const octave_plan& o, std
     VF a, b;
     blend_points<D, Improved, Strict>(r, static_cast<std::size_t>(first), a, b);
     const VI cell = hn::Sub(hn::LoadU(di, x.cell + i), hn::Set(di, first));
-    const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
-    const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
-    return cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
-                                hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1));
+    return sided_cell_samples<Strict>(x, i, cell, a, b, lower, upper);
   };
   std::size_t i = 0;
   for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
