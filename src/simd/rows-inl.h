@@ -425,19 +425,35 @@ HWY_INLINE void row_by_cells(const octave_plan& o, const float* a0, const float*
 enum class cell_rows : char {
   wide,       // row_by_cells: coefficients broadcast once per cell
   narrow,     // row_by_narrow_cells: two or more cells a vector, permuted from memory
+  fused,      // row_by_fused_cells: narrow, each vector's coefficients computed where used
   registers,  // row_by_register_cells: narrow, and every lattice point in one vector
 };
 
+/// Whether an octave's narrow cells may take row_by_fused_cells: each cell's sides are a point and
+/// its neighbour (side_offset {0, 1} or {1, 0}), and every vector of samples spans cells whose
+/// sides lie within N points of its first cell's (cells rise by at most one a sample, checked
+/// over the row's vectors, the padding included).
+inline bool fused_cells_fit(const octave_plan& o, std::size_t nx, std::size_t N) {
+  if (o.side_offset[0] + o.side_offset[1] != 1) return false;
+  for (std::size_t i = 0; i < nx; i += N) {
+    if (o.cell[i + N - 1] - o.cell[i] + 1 >= static_cast<std::int32_t>(N)) return false;
+  }
+  return true;
+}
+
 /// Rows with two or more cells a vector on average permute every vector (wider cells are better
 /// broadcast once per cell); those whose lattice points also fit one vector (point_count <= N)
-/// keep the coefficients in registers. So do short rows (up to 64 samples) whose points fit one
-/// vector, wide cells or not: a chunk's rows, where the broadcasts' round trip through memory
-/// cost more than the permutes (interleaved A/B on an Ice Lake guest: small2d 0.88x the time and
-/// grid4d_s32 0.96x on AVX3_DL; on AVX2, 64 samples rather than 4 vectors gave small2d 0.74-0.80x).
+/// keep the coefficients in registers, and the others compute each vector's where it uses them
+/// when its cells fit one vector (fused_cells_fit). So do short rows (up to 64 samples) whose
+/// points fit one vector, wide cells or not: a chunk's rows, where the broadcasts' round trip
+/// through memory cost more than the permutes (interleaved A/B on an Ice Lake guest: small2d 0.88x
+/// the time and grid4d_s32 0.96x on AVX3_DL; on AVX2, 64 samples rather than 4 vectors gave small2d
+/// 0.74-0.80x).
 inline cell_rows cell_rows_of(const octave_plan& o, std::size_t nx, std::size_t N) {
   if (o.point_count <= N && nx <= 64) return cell_rows::registers;
   if (o.cells * N < 2 * nx) return cell_rows::wide;
-  return o.point_count <= N ? cell_rows::registers : cell_rows::narrow;
+  if (o.point_count <= N) return cell_rows::registers;
+  return fused_cells_fit(o, nx, N) ? cell_rows::fused : cell_rows::narrow;
 }
 
 /// row_by_cells for rows of narrow cells (cell_rows::narrow): one permutation per coefficient and
@@ -460,15 +476,23 @@ HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const
   }
 }
 
+/// An octave's side offsets (octave_plan::side_offset) in every lane.
+struct cell_sides {
+  VI lower, upper;
+  explicit cell_sides(const octave_plan& o)
+      : lower(hn::Set(DI(), static_cast<std::int32_t>(o.side_offset[0]))),
+        upper(hn::Set(DI(), static_cast<std::int32_t>(o.side_offset[1]))) {}
+};
+
 /// The samples [i, i + N) of a row whose cells' coefficients lie in one vector each, a and b at
-/// points [0, N) of the vector: each cell's sides at cell + lower and cell + upper (its side
-/// offsets), picked by one permute a coefficient.
+/// points [0, N) of the vector: each cell's sides at cell + the side offsets, picked by one
+/// permute a coefficient.
 template <bool Strict>
-HWY_INLINE VF sided_cell_samples(const columns& x, std::size_t i, VI cell, VF a, VF b, VI lower,
-                                 VI upper) {
+HWY_INLINE VF sided_cell_samples(const columns& x, std::size_t i, VI cell, VF a, VF b,
+                                 const cell_sides& sides) {
   const DF df;
-  const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, lower));
-  const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, upper));
+  const auto i0 = hn::IndicesFromVec(df, hn::Add(cell, sides.lower));
+  const auto i1 = hn::IndicesFromVec(df, hn::Add(cell, sides.upper));
   return cell_samples<Strict>(x, i, hn::TableLookupLanes(a, i0), hn::TableLookupLanes(b, i0),
                               hn::TableLookupLanes(a, i1), hn::TableLookupLanes(b, i1));
 }
@@ -486,29 +510,16 @@ HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::siz
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const VI lower = hn::Set(di, static_cast<std::int32_t>(o.side_offset[0]));
-  const VI upper = hn::Set(di, static_cast<std::int32_t>(o.side_offset[1]));
+  const cell_sides sides(o);
   const columns x(o);
   HWY_ALIGN float tail[64];
   for (std::size_t i = 0; i < nx; i += N) {
-    store_row(sided_cell_samples<Strict>(x, i, hn::LoadU(di, x.cell + i), a, b, lower, upper), out,
-              i, nx, tail);
+    store_row(sided_cell_samples<Strict>(x, i, hn::LoadU(di, x.cell + i), a, b, sides), out, i, nx,
+              tail);
   }
 }
 
-/// Whether an octave's narrow cells may take row_by_fused_cells: each cell's sides are a point and
-/// its neighbour (side_offset {0, 1} or {1, 0}), and every vector of samples spans cells whose
-/// sides lie within N points of its first cell's (cells rise by at most one a sample, checked
-/// over the row's vectors, the padding included).
-inline bool fused_cells_fit(const octave_plan& o, std::size_t nx, std::size_t N) {
-  if (o.side_offset[0] + o.side_offset[1] != 1) return false;
-  for (std::size_t i = 0; i < nx; i += N) {
-    if (o.cell[i + N - 1] - o.cell[i] + 1 >= static_cast<std::int32_t>(N)) return false;
-  }
-  return true;
-}
-
-/// One octave of one row of narrow cells (cell_rows::narrow, fused_cells_fit) with the cells'
+/// One octave of one row of narrow cells (cell_rows::fused) with the cells'
 /// coefficients computed where they are used: per vector of samples, A and B at the N lattice
 /// points from its first cell's (blend_points, from the plane cache), each sample's sides by
 /// permutes. row_by_narrow_cells instead reads arrays written for the whole row just before, at
@@ -521,15 +532,14 @@ HWY_INLINE void row_by_fused_cells(const row_blend& r, const octave_plan& o, std
   const DF df;
   const DI di;
   const std::size_t N = hn::Lanes(df);
-  const VI lower = hn::Set(di, static_cast<std::int32_t>(o.side_offset[0]));
-  const VI upper = hn::Set(di, static_cast<std::int32_t>(o.side_offset[1]));
+  const cell_sides sides(o);
   const columns x(o);
   const auto samples = [&](std::size_t i) {
     const std::int32_t first = x.cell[i];
     VF a, b;
     blend_points<D, Improved, Strict>(r, static_cast<std::size_t>(first), a, b);
     const VI cell = hn::Sub(hn::LoadU(di, x.cell + i), hn::Set(di, first));
-    return sided_cell_samples<Strict>(x, i, cell, a, b, lower, upper);
+    return sided_cell_samples<Strict>(x, i, cell, a, b, sides);
   };
   std::size_t i = 0;
   for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
@@ -749,11 +759,8 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
   float* weight = total + row_room;
   std::vector<plane_cache<D>> planes(g.octaves.size());
   std::vector<cell_rows> method(g.octaves.size());
-  std::vector<char> fused(g.octaves.size());
   for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
-    const octave_plan& o = g.octaves[oi];
-    method[oi] = cell_rows_of(o, nx, N);
-    fused[oi] = !o.gather && method[oi] == cell_rows::narrow && fused_cells_fit(o, nx, N);
+    method[oi] = cell_rows_of(g.octaves[oi], nx, N);
   }
   running_range range;
   // The range is folded over runs of contiguous rows of about 16 KB (still in L1) rather than row
@@ -817,7 +824,7 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
         }
         done = true;
       }
-      if (!done && method[oi] == cell_rows::narrow && fused[oi]) {
+      if (!done && method[oi] == cell_rows::fused) {
         if (g.improved) {
           row_by_fused_cells<D, true, Strict>(
               row_blend_of<D, true, Strict>(g, o, ax, idx + 2, planes[oi]), o, n, dst);
