@@ -36,8 +36,8 @@ namespace perlin::detail {
 /// The library's float single call of D-D improved noise by the written-out path (any
 /// coordinate, any period), out of line.
 template <int D>
-float improved_float_rare(const std::uint8_t* p, const axis_wrap* wrap, float x0, float x1,
-                          float x2) noexcept;
+[[gnu::pure]] float improved_float_rare(const std::uint8_t* p, const axis_wrap* wrap, float x0,
+                                        float x1, float x2) noexcept;
 extern template float improved_float_rare<2>(const std::uint8_t*, const axis_wrap*, float, float,
                                              float) noexcept;
 extern template float improved_float_rare<3>(const std::uint8_t*, const axis_wrap*, float, float,
