@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <numbers>
 #include <span>
 #include <vector>
@@ -14,7 +16,40 @@
 #include "presets.hpp"
 #include "runtime/parallel.hpp"
 
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#define PERLIN_FRAME_HUGE_PAGES 1
+#endif
+
 namespace perlin_render {
+
+namespace {
+constexpr std::size_t k_huge_page = std::size_t{2} << 20;
+}  // namespace
+
+void* allocate_frame_bytes(std::size_t bytes) {
+#ifdef PERLIN_FRAME_HUGE_PAGES
+  if (bytes >= k_huge_page) {
+    const std::size_t rounded = (bytes + k_huge_page - 1) / k_huge_page * k_huge_page;
+    void* p = std::aligned_alloc(k_huge_page, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+    (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, the pages stay small
+    return p;
+  }
+#endif
+  return ::operator new(bytes);
+}
+
+void free_frame_bytes(void* p, std::size_t bytes) noexcept {
+#ifdef PERLIN_FRAME_HUGE_PAGES
+  if (bytes >= k_huge_page) {
+    std::free(p);  // NOLINT(cppcoreguidelines-no-malloc): aligned_alloc's
+    return;
+  }
+#endif
+  (void)bytes;
+  ::operator delete(p);
+}
 
 namespace {
 
