@@ -23,9 +23,11 @@
 
 namespace perlin_render {
 
+#ifdef PERLIN_FRAME_HUGE_PAGES
 namespace {
 constexpr std::size_t k_huge_page = std::size_t{2} << 20;
 }  // namespace
+#endif
 
 void* allocate_frame_bytes(std::size_t bytes) {
 #ifdef PERLIN_FRAME_HUGE_PAGES
