@@ -223,6 +223,12 @@ void evaluate_band(const render_plan& r, std::size_t file, const perlin::grid& p
   }
 }
 
+/// Threads for a per-pixel pass over n pixels (the formulas, the mapping to pixels): one per
+/// 65536 pixels, at most the plan's count.
+unsigned pixel_threads(const render_plan& r, std::size_t n) {
+  return perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
+}
+
 /// Marble and wood on rows [row_begin, row_end) of a slice of grid g; `rows` is row row_begin.
 void formula_rows(const render_plan& r, const perlin::grid& g, float* rows, std::size_t row_begin,
                   std::size_t row_end) {
@@ -231,19 +237,18 @@ void formula_rows(const render_plan& r, const perlin::grid& g, float* rows, std:
   // the field's values were. On the calling thread alone the sine was 40% of a two-thread marble
   // render's time (perf), which would cap it near 2.5x one thread on any number of cores.
   const std::size_t rows_n = row_end - row_begin;
-  const unsigned threads =
-      perlin::detail::thread_count(r.bulk.threads, rows_n * r.width / 65536 + 1);
-  perlin::detail::parallel_for(rows_n, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t j = row_begin + b; j < row_begin + e; ++j) {
-      const double y = g.coordinate(1, j);
-      float* row = rows + (j - row_begin) * r.width;
-      for (std::size_t i = 0; i < r.width; ++i) {
-        const double x = g.coordinate(0, i);
-        row[i] = static_cast<float>(r.f == formula::marble ? marble(r.marble_stripes, x, row[i])
-                                                           : wood(x, y, row[i]));
-      }
-    }
-  });
+  perlin::detail::parallel_for(
+      rows_n, pixel_threads(r, rows_n * r.width), [&](std::size_t b, std::size_t e) {
+        for (std::size_t j = row_begin + b; j < row_begin + e; ++j) {
+          const double y = g.coordinate(1, j);
+          float* row = rows + (j - row_begin) * r.width;
+          for (std::size_t i = 0; i < r.width; ++i) {
+            const double x = g.coordinate(0, i);
+            row[i] = static_cast<float>(r.f == formula::marble ? marble(r.marble_stripes, x, row[i])
+                                                               : wood(x, y, row[i]));
+          }
+        }
+      });
 }
 
 /// Bytes per pixel of the plan's pixels.
@@ -268,7 +273,7 @@ std::array<double, 3> unit_normal(const render_plan& r, float gx, float gy) {
 
 void map_normals(const render_plan& r, const float* gx, const float* gy, std::size_t n,
                  std::uint8_t* out) {
-  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
+  const unsigned threads = pixel_threads(r, n);
   const double scale = r.bits == 16 ? 65535.0 : 255.0;
   perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
@@ -291,7 +296,7 @@ void map_normals(const render_plan& r, const float* gx, const float* gy, std::si
 void map_pixels(const render_plan& r, double lo, double hi, const float* values, const float* gx,
                 const float* gy, std::size_t n, std::uint8_t* out) {
   if (r.normals != 0) return map_normals(r, gx, gy, n, out);
-  const unsigned threads = perlin::detail::thread_count(r.bulk.threads, n / 65536 + 1);
+  const unsigned threads = pixel_threads(r, n);
   if (r.cmap == nullptr) {
     const double scale = r.bits == 16 ? 65535.0 : 255.0;
     perlin::detail::parallel_for(n, threads, [&](std::size_t b, std::size_t e) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -32,7 +33,10 @@ struct no_init_allocator : std::allocator<T> {
   no_init_allocator() = default;
   template <class U>
   no_init_allocator(const no_init_allocator<U>&) noexcept {}
-  T* allocate(std::size_t n) { return static_cast<T*>(allocate_frame_bytes(n * sizeof(T))); }
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();  // as std::allocator
+    return static_cast<T*>(allocate_frame_bytes(n * sizeof(T)));
+  }
   void deallocate(T* p, std::size_t n) noexcept { free_frame_bytes(p, n * sizeof(T)); }
   template <class U, class... A>
   void construct(U* p, A&&... a) {
