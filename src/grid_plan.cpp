@@ -55,18 +55,20 @@ detail::hash_tables hash_tables_of(const perlin::permutation& perm) {
   return t;
 }
 
+/// A permutation and its gather tables.
+struct tables_entry {
+  perlin::permutation perm;
+  std::shared_ptr<const detail::hash_tables> tables;
+};
+
 /// The tables of the permutations used last, most recent first: building them (11 KB) cost about
 /// 30% of a 64x64 grid call. Shared pointers, so that an entry pushed out while a call reads it
 /// lives until that call ends. Eight entries cover the seeds of an animation's or a chunked
 /// world's calls; a miss only costs the build.
-std::shared_ptr<const detail::hash_tables> shared_hash_tables(const perlin::permutation& perm) {
-  struct entry {
-    perlin::permutation perm;
-    std::shared_ptr<const detail::hash_tables> tables;
-  };
+std::shared_ptr<const detail::hash_tables> recent_hash_tables(const perlin::permutation& perm) {
   constexpr std::size_t k_entries = 8;
   static std::mutex lock;
-  static std::vector<entry> recent;  // at most k_entries, most recent first
+  static std::vector<tables_entry> recent;  // at most k_entries, most recent first
   {
     const std::lock_guard<std::mutex> hold(lock);
     for (std::size_t i = 0; i < recent.size(); ++i) {
@@ -82,6 +84,15 @@ std::shared_ptr<const detail::hash_tables> shared_hash_tables(const perlin::perm
   if (recent.size() == k_entries) recent.pop_back();
   recent.insert(recent.begin(), {perm, built});
   return built;
+}
+
+/// The tables of `perm`: this thread's last ones when they are its, without the lock (a thread
+/// that streams the chunks of one world asks for the same tables every call, and threads doing
+/// so at once then do not wait on each other), else recent_hash_tables'.
+std::shared_ptr<const detail::hash_tables> shared_hash_tables(const perlin::permutation& perm) {
+  thread_local tables_entry last;
+  if (last.tables == nullptr || !(last.perm == perm)) last = {perm, recent_hash_tables(perm)};
+  return last.tables;
 }
 
 template <class Plan>
@@ -284,7 +295,7 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   // and up to 2 nx points (each cell's two), each padded by k_pad and each starting on 64 bytes
   // (the kernels' loads at multiples of N columns are then whole cache lines: misaligned, every
   // AVX-512 load splits two), then the samples of axes 1..3, the axis kernel's floors, fractions
-  // and weights, and the cells' lattice indices.
+  // and weights, the cells' lattice indices, and the octave plans and amplitudes themselves.
   const auto octave_count = static_cast<std::size_t>(f.fractal().active_octaves());
   const std::size_t padded = nx + detail::k_pad;
   const std::size_t point_room = 2 * nx + detail::k_pad;
@@ -303,14 +314,20 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   const std::size_t sample_bytes = samples_per_octave * octave_count * sizeof(sample);
   const std::size_t double_bytes = 3 * longest * sizeof(double);
   const std::size_t cx_bytes = 2 * nx * sizeof(std::uint32_t);
+  const std::size_t octave_bytes = octave_count * sizeof(detail::octave_plan);
+  const std::size_t amp_bytes = octave_count * sizeof(float);
   static_assert(alignof(sample) <= alignof(double) && sizeof(sample) % alignof(double) == 0);
+  // The octave plans follow the cells' indices (a multiple of 8 bytes from the 64-byte start):
+  // aligned, and views and numbers only, so the storage's release is their end.
+  static_assert(alignof(detail::octave_plan) <= 8 &&
+                std::is_trivially_destructible_v<detail::octave_plan>);
   // new std::byte[n], not make_unique (which zeroes what is written next) or
   // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks); aligned by hand
   // rather than by an aligned operator new, whose memalign cost a 64x64 call 1.5% more
   // instructions.
   constexpr std::size_t align = detail::k_storage_alignment;
-  plan.storage.reset(
-      new std::byte[float_bytes + int_bytes + sample_bytes + double_bytes + cx_bytes + align - 1]);
+  plan.storage.reset(new std::byte[float_bytes + int_bytes + sample_bytes + double_bytes +
+                                   cx_bytes + octave_bytes + amp_bytes + align - 1]);
   const auto address = reinterpret_cast<std::uintptr_t>(plan.storage.get());
   std::byte* next_byte = plan.storage.get() + ((align - address % align) % align);
   // The arrays of trivial types in it: a std::byte array creates them implicitly (C++20's
@@ -328,6 +345,8 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
   double* weights = fractions + longest;
   std::uint32_t* cx0 = carve(std::type_identity<std::uint32_t>{}, cx_bytes);  // per cell: lower
   std::uint32_t* cx1 = cx0 + nx;  // and upper lattice index along x
+  plan.octaves = {carve(std::type_identity<detail::octave_plan>{}, octave_bytes), octave_count};
+  plan.amp = {carve(std::type_identity<float>{}, amp_bytes), octave_count};
   const auto fill_axis = [&](std::size_t a, const detail::octave_walk& op) {
     const axis_line line{.origin = g.origin[a],
                          .first = static_cast<double>(g.first[a]),
@@ -408,17 +427,17 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
               o.points[point_count - 1]);
   };
-  plan.amp.reserve(octave_count);
-  plan.octaves.reserve(octave_count);
   // The octaves of the scalar path's recurrence (detail::octave_walk), walked here rather than
   // listed first: a list was one more allocation a call.
   for (detail::octave_walk op(f.fractal(), f.lattice());
        static_cast<std::size_t>(op.index) < octave_count; op.next()) {
-    detail::octave_plan o;
+    const auto oi = static_cast<std::size_t>(op.index);
+    // Built in place (on the stack then copied, its 300 bytes were written twice).
+    detail::octave_plan& o = *::new (plan.octaves.data() + oi) detail::octave_plan();
     o.freq = op.freq;
     o.offset = {op.offset(0), op.offset(1), op.offset(2), op.offset(3)};
     o.wrap = op.wraps;
-    plan.amp.push_back(static_cast<float>(op.amp));
+    plan.amp[oi] = static_cast<float>(op.amp);
     // 4-D rows always take the cells (row_by_gathers covers 1 to 3 dimensions).
     o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
     o.fx = take(next_float, padded, column_stride);
@@ -468,7 +487,6 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
         samples[idx].t = weights[idx];
       }
     }
-    plan.octaves.push_back(o);  // trivially copyable: views and numbers
   }
   return plan;
 }

@@ -101,12 +101,14 @@ struct grid_plan {
   /// Distance in floats between the starts of two rows of the output (the whole grid's width
   /// when the plan covers a band of columns).
   std::size_t row_stride = 0;
-  std::vector<float> amp;  // per octave
-  std::vector<octave_plan> octaves;
+  /// Per octave, in `storage` (vectors of their own were two more allocations a call, and each
+  /// octave_plan was built on the stack then copied in).
+  std::span<float> amp;
+  std::span<octave_plan> octaves;
   std::shared_ptr<const hash_tables> tables;
-  /// What the octaves' tables view (and the plan builder's scratch): one allocation a call
-  /// rather than seven an octave (a 64x64 grid's call spent a tenth of its time in malloc and
-  /// free). Move-only, so that no copy views another plan's storage.
+  /// What the octaves and their tables are (and the plan builder's scratch): one allocation a
+  /// call rather than seven an octave (a 64x64 grid's call spent a tenth of its time in malloc
+  /// and free). Move-only, so that no copy views another plan's storage.
   std::unique_ptr<std::byte[]> storage;
   grid_plan() = default;
   grid_plan(grid_plan&&) noexcept = default;

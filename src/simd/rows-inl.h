@@ -519,6 +519,76 @@ HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::siz
   }
 }
 
+/// fill_register_rows' operands per column, the same for every row of a call: each lane's
+/// permute indices to its cell's two sides (cell + side_offset) and fx - 1, so that a row's
+/// vectors do not add and subtract them again. Held here up to k_held columns (a chunk's rows),
+/// else allocated.
+struct register_columns {
+  static constexpr std::size_t k_held = 128;
+  const float* fx;
+  const float* t;
+  const std::int32_t* lower;
+  const std::int32_t* upper;
+  const float* fx_less_one;
+  HWY_ALIGN std::int32_t held_lower[k_held];
+  HWY_ALIGN std::int32_t held_upper[k_held];
+  HWY_ALIGN float held_fx_less_one[k_held];
+  std::unique_ptr<float[], aligned_floats_delete> data;
+  register_columns(const octave_plan& o, std::size_t nx) : fx(o.fx.data()), t(o.t.data()) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    const std::size_t n = (nx + N - 1) / N * N;
+    std::int32_t* lo = held_lower;
+    std::int32_t* up = held_upper;
+    float* fm = held_fx_less_one;
+    if (n > k_held) {
+      data = aligned_floats(3 * n);
+      lo = reinterpret_cast<std::int32_t*>(data.get());
+      up = lo + n;
+      fm = data.get() + 2 * n;
+    }
+    const cell_sides sides(o);
+    for (std::size_t i = 0; i < n; i += N) {
+      const VI cell = hn::LoadU(di, o.cell.data() + i);
+      hn::Store(hn::Add(cell, sides.lower), di, lo + i);
+      hn::Store(hn::Add(cell, sides.upper), di, up + i);
+      hn::Store(hn::Sub(hn::LoadU(df, fx + i), hn::Set(df, 1.0f)), df, fm + i);
+    }
+    lower = lo;
+    upper = up;
+    fx_less_one = fm;
+  }
+  register_columns(const register_columns&) = delete;
+  register_columns& operator=(const register_columns&) = delete;
+};
+
+/// row_by_register_cells with the columns' operands of register_columns: the same operations
+/// on the same values (cell_samples' fx - 1 is the float subtraction done once), so the same bits.
+template <bool Strict>
+HWY_INLINE void row_by_held_register_cells(const register_columns& x, VF a, VF b, std::size_t nx,
+                                           float* HWY_RESTRICT out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const auto samples = [&](std::size_t i) {
+    const auto i0 = hn::IndicesFromVec(df, hn::Load(di, x.lower + i));
+    const auto i1 = hn::IndicesFromVec(df, hn::Load(di, x.upper + i));
+    const VF fx = hn::LoadU(df, x.fx + i);
+    const VF t = hn::LoadU(df, x.t + i);
+    const VF lo = mul_add<Strict>(hn::TableLookupLanes(b, i0), fx, hn::TableLookupLanes(a, i0));
+    const VF hi = mul_add<Strict>(hn::TableLookupLanes(b, i1), hn::Load(df, x.fx_less_one + i),
+                                  hn::TableLookupLanes(a, i1));
+    return lerp_v<Strict>(t, lo, hi);
+  };
+  std::size_t i = 0;
+  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
+  if (i < nx) {
+    HWY_ALIGN float tail[64];
+    store_row(samples(i), out, i, nx, tail);
+  }
+}
+
 /// One octave of one row of narrow cells (cell_rows::fused) with the cells'
 /// coefficients computed where they are used: per vector of samples, A and B at the N lattice
 /// points from its first cell's (blend_points, from the plane cache), each sample's sides by
@@ -669,6 +739,7 @@ HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, 
                                      float* out, float* lo, float* hi) {
   const std::size_t nx = g.count[0];
   const octave_plan& o = g.octaves[0];
+  const register_columns x(o, nx);
   plane_cache<D> plane;
   running_range range;
   const std::size_t fold_rows = g.row_stride == nx ? std::max<std::size_t>(1, 4096 / nx) : 1;
@@ -717,7 +788,7 @@ HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, 
     }
     VF a, b;
     blend_points<D, Improved, Strict>(r, 0, a, b);
-    row_by_register_cells<Strict>(o, a, b, nx, out_row);
+    row_by_held_register_cells<Strict>(x, a, b, nx, out_row);
     if (pending == 0) pending_from = out_row;
     if (++pending == fold_rows) {
       range.fold(pending_from, pending * nx);
