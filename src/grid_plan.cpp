@@ -91,7 +91,7 @@ std::shared_ptr<const detail::hash_tables> recent_hash_tables(const perlin::perm
 /// so at once then do not wait on each other), else recent_hash_tables'.
 std::shared_ptr<const detail::hash_tables> shared_hash_tables(const perlin::permutation& perm) {
   thread_local tables_entry last;
-  if (last.tables == nullptr || !(last.perm == perm)) last = {perm, recent_hash_tables(perm)};
+  if (last.tables == nullptr || last.perm != perm) last = {perm, recent_hash_tables(perm)};
   return last.tables;
 }
 

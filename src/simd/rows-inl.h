@@ -356,6 +356,20 @@ HWY_INLINE void store_row(VF v, float* HWY_RESTRICT out, std::size_t i, std::siz
   }
 }
 
+/// Writes the row's columns [0, nx) from samples(i), the vector of columns [i, i + N): whole
+/// vectors stored as they are, the last, partial one through store_row (no branch per vector).
+template <class Samples>
+HWY_INLINE void store_samples(std::size_t nx, float* HWY_RESTRICT out, const Samples& samples) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  std::size_t i = 0;
+  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
+  if (i < nx) {
+    HWY_ALIGN float tail[64];
+    store_row(samples(i), out, i, nx, tail);
+  }
+}
+
 /// An octave's tables along x (octave_plan's fx, t and cell) as plain pointers, taken once per
 /// row: read through the plan's spans, they were reloaded after every store to the output (which
 /// may alias them as far as the compiler knows), three loads a vector.
@@ -462,18 +476,11 @@ template <bool Strict>
 HWY_INLINE void row_by_narrow_cells(const octave_plan& o, const float* a0, const float* b0,
                                     const float* a1, const float* b1, std::size_t nx,
                                     float* HWY_RESTRICT out) {
-  const DF df;
-  const std::size_t N = hn::Lanes(df);
   const columns x(o);
   const auto samples = [&](std::size_t i) {
     return permuted_cell_samples<Strict>(x, i, a0, b0, a1, b1);
   };
-  std::size_t i = 0;
-  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
-  if (i < nx) {
-    HWY_ALIGN float tail[64];
-    store_row(samples(i), out, i, nx, tail);
-  }
+  store_samples(nx, out, samples);
 }
 
 /// An octave's side offsets (octave_plan::side_offset) in every lane.
@@ -507,16 +514,13 @@ HWY_INLINE VF sided_cell_samples(const columns& x, std::size_t i, VI cell, VF a,
 template <bool Strict>
 HWY_INLINE void row_by_register_cells(const octave_plan& o, VF a, VF b, std::size_t nx,
                                       float* HWY_RESTRICT out) {
-  const DF df;
   const DI di;
-  const std::size_t N = hn::Lanes(df);
   const cell_sides sides(o);
   const columns x(o);
-  HWY_ALIGN float tail[64];
-  for (std::size_t i = 0; i < nx; i += N) {
-    store_row(sided_cell_samples<Strict>(x, i, hn::LoadU(di, x.cell + i), a, b, sides), out, i, nx,
-              tail);
-  }
+  const auto samples = [&](std::size_t i) {
+    return sided_cell_samples<Strict>(x, i, hn::LoadU(di, x.cell + i), a, b, sides);
+  };
+  store_samples(nx, out, samples);
 }
 
 /// fill_register_rows' operands per column, the same for every row of a call: each lane's
@@ -570,7 +574,6 @@ HWY_INLINE void row_by_held_register_cells(const register_columns& x, VF a, VF b
                                            float* HWY_RESTRICT out) {
   const DF df;
   const DI di;
-  const std::size_t N = hn::Lanes(df);
   const auto samples = [&](std::size_t i) {
     const auto i0 = hn::IndicesFromVec(df, hn::Load(di, x.lower + i));
     const auto i1 = hn::IndicesFromVec(df, hn::Load(di, x.upper + i));
@@ -581,12 +584,7 @@ HWY_INLINE void row_by_held_register_cells(const register_columns& x, VF a, VF b
                                   hn::TableLookupLanes(a, i1));
     return lerp_v<Strict>(t, lo, hi);
   };
-  std::size_t i = 0;
-  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
-  if (i < nx) {
-    HWY_ALIGN float tail[64];
-    store_row(samples(i), out, i, nx, tail);
-  }
+  store_samples(nx, out, samples);
 }
 
 /// One octave of one row of narrow cells (cell_rows::fused) with the cells'
@@ -599,9 +597,7 @@ HWY_INLINE void row_by_held_register_cells(const register_columns& x, VF a, VF b
 template <int D, bool Improved, bool Strict>
 HWY_INLINE void row_by_fused_cells(const row_blend& r, const octave_plan& o, std::size_t nx,
                                    float* HWY_RESTRICT out) {
-  const DF df;
   const DI di;
-  const std::size_t N = hn::Lanes(df);
   const cell_sides sides(o);
   const columns x(o);
   const auto samples = [&](std::size_t i) {
@@ -611,12 +607,7 @@ HWY_INLINE void row_by_fused_cells(const row_blend& r, const octave_plan& o, std
     const VI cell = hn::Sub(hn::LoadU(di, x.cell + i), hn::Set(di, first));
     return sided_cell_samples<Strict>(x, i, cell, a, b, sides);
   };
-  std::size_t i = 0;
-  for (; i + N <= nx; i += N) hn::StoreU(samples(i), df, out + i);
-  if (i < nx) {
-    HWY_ALIGN float tail[64];
-    store_row(samples(i), out, i, nx, tail);
-  }
+  store_samples(nx, out, samples);
 }
 
 #if HWY_TARGET == HWY_AVX3_DL
