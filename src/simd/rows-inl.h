@@ -146,9 +146,11 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
   // Lookups by byte permutes (byte_hash) instead of gathers: indices below 512 read the doubled
   // permutation modulo 256, which the low byte of each lane is; the permutes' latency is a few
   // cycles where a gather's is tens (the chain of levels is what a row's hashing waits for).
+  // Only the low byte of each lane is the hash: the bytes above are lookups of the index's upper
+  // bytes, which the next level's add carries nothing down into and the gradients' permutes
+  // ignore (value noise masks them, below).
   const byte_hash bytes(g.tables->bytes.data());
-  const VI low_byte = hn::Set(di, 255);
-  const auto lookup = [&](VI i) { return hn::And(VI{bytes(i.raw)}, low_byte); };
+  const auto lookup = [&](VI i) { return VI{bytes(i.raw)}; };
 #else
   const std::int32_t* perm = g.tables->perm.data();
   const std::int32_t* pairs = g.tables->pairs.data();
@@ -209,7 +211,12 @@ HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, con
             if constexpr (D == 2) sum_gy = comp[1];
           }
         } else {
-          const VF v = mul_add<Strict>(hn::ConvertTo(df, h[mm]), hn::Set(df, 1.0f / 127.5f),
+#if HWY_TARGET == HWY_AVX3_DL
+          const VI hash = hn::And(h[mm], hn::Set(di, 255));
+#else
+          const VI hash = h[mm];
+#endif
+          const VF v = mul_add<Strict>(hn::ConvertTo(df, hash), hn::Set(df, 1.0f / 127.5f),
                                        hn::Set(df, -1.0f));
           sum_c = D >= 3 ? mul_add<Strict>(weight[mm], v, sum_c) : v;
         }
