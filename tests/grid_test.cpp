@@ -196,6 +196,47 @@ TEST(Grid, ChunksOfOneOctaveMatchTheScalarPathWithTheirRangeOnEveryTarget) {
   });
 }
 
+TEST(Grid, ChunksWithFewLatticeRowsPackedInVectorsMatchTheScalarPathOnEveryTarget) {
+  // 3-D and 4-D chunks whose lattice rows along y fit a few vectors hash a plane's rows packed
+  // together and move each into a vector of its own (packed_rows in simd/rows-inl.h): 6 and 10
+  // lattice points a row, 3 to 14 lattice rows a plane (and 78, past what is packed), periods,
+  // improved and value noise, one and two threads, against the scalar path with their range.
+  // The self-check's grid reaches this path only where 10 points fit a vector (AVX-512).
+  std::vector<perlin::field> fields;
+  fields.emplace_back();
+  perlin::improved_noise periodic(3);
+  periodic.lattice().set_period_all(3);
+  fields.emplace_back(periodic, perlin::fractal());
+  fields.emplace_back(perlin::value_noise(7), perlin::fractal());
+  for_each_target([&](const std::string&) {
+    for (std::size_t fi = 0; fi < fields.size(); ++fi) {
+      const perlin::field& f = fields[fi];
+      for (std::size_t dims = 3; dims <= 4; ++dims) {
+        for (const std::size_t nx : {16u, 32u}) {
+          for (const auto& [ny, step_y] : {std::pair{16u, 0.25}, {40u, -0.3}, {70u, 1.1}}) {
+            for (const unsigned threads : {1u, 2u}) {
+              perlin::grid g;
+              g.dims = dims;
+              g.count = {nx, ny, 3, 2};
+              g.origin = {-5.3, 2.05, 0.7, -1.4};
+              g.step = {0.25, step_y, 0.35, 0.6};
+              std::vector<float> got(g.size());
+              const auto range = perlin::fill_grid(f, g, got, {.threads = threads});
+              const std::string where = "field " + std::to_string(fi) + " dims " +
+                                        std::to_string(dims) + " nx " + std::to_string(nx) +
+                                        " ny " + std::to_string(ny);
+              ASSERT_LE(worst_error(f, g, got), tolerance(f)) << where;
+              const auto [lo, hi] = std::minmax_element(got.begin(), got.end());
+              EXPECT_EQ(range.min, *lo) << where;
+              EXPECT_EQ(range.max, *hi) << where;
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
 TEST(Grid, ManySeedsInTurnFromManyThreadsEachGetTheirOwnTables) {
   // The kernels' hash tables are built once per permutation and kept for the last few used
   // (grid_plan.cpp): 12 seeds in turn, more than it keeps, from 4 threads at once, 2-D to 4-D,

@@ -83,9 +83,32 @@ inline void row_setup(const grid_plan& g, const octave_plan& o, const std::size_
 /// of it: a cell along y reuses its lower neighbour's upper index, and neighbouring cells along x
 /// share their common corner (octave_plan::points). Value noise: C = sum w_m v_m.
 template <int D>
-struct plane_cache {
+struct plane_weights {
   static constexpr int combos = D >= 3 ? 1 << (D - 2) : 1;    // the corners along z and w
   std::size_t plane[2] = {~std::size_t{0}, ~std::size_t{0}};  // sample indices along z, w
+  float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
+  /// The plane at sample indices `at` along z and w, whose axes are ax[2..D): its corners'
+  /// weights and offsets.
+  void set_plane(const std::size_t* at, const row_axis* ax) {
+    plane[0] = at[0];
+    plane[1] = at[1];
+    for (int m = 0; m < combos; ++m) {
+      double w = 1, r[4] = {0, 0, 0, 0};
+      for (int k = 2; k < D; ++k) {
+        const int bit = (m >> (k - 2)) & 1;
+        w *= bit ? ax[k].t : 1.0 - ax[k].t;
+        r[k] = bit ? ax[k].f - 1.0 : ax[k].f;
+      }
+      weight[m] = static_cast<float>(w);
+      rz[m] = static_cast<float>(r[2]);
+      rw[m] = static_cast<float>(r[3]);
+    }
+  }
+};
+
+/// The plane's weights (plane_weights) and two slots of lattice rows along y.
+template <int D>
+struct plane_cache : plane_weights<D> {
   std::uint32_t key[2] = {~0u, ~0u};  // the lattice index along y each slot holds
   std::size_t stride = 0;             // floats per array
   // Per slot: C, Gx, Gy of the row's lattice points along x: in `held` when they fit (a chunk's
@@ -93,7 +116,6 @@ struct plane_cache {
   static constexpr std::size_t k_held = 6 * 64;
   std::unique_ptr<float[], aligned_floats_delete> data;
   HWY_ALIGN float held[k_held];
-  float weight[combos], rz[combos], rw[combos];  // per corner along z and w, for this plane
   float* array[2][3] = {};  // per slot: where C, Gx, Gy start (in `held` or `data`: never copied)
   plane_cache() = default;
   plane_cache(const plane_cache&) = delete;
@@ -117,114 +139,144 @@ struct plane_cache {
   }
 };
 
-/// C, Gx and Gy (plane_cache) of the row's lattice points along x (octave_plan::points) at
-/// lattice index `iy` along y, N points at a time, into `slot`: Ken Perlin's hash p[...p[p[x] +
-/// y]... + w] over the levels the lattice has (the slice's index 0 past them: below 3-D, perm_z0
-/// does the z = 0 level too).
+/// C, Gx and Gy (plane_cache) of lattice points of one plane, a vector at a time: Ken Perlin's
+/// hash p[...p[p[x] + y]... + w] over the levels the lattice has (the slice's index 0 past them:
+/// below 3-D, perm_z0 does the z = 0 level too), then the gradients blended over the plane's
+/// corners along z and w. The plane's indices and weights are broadcast once.
 template <int D, bool Improved, bool Strict>
-HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, const row_axis* ax,
-                                   std::uint32_t iy, plane_cache<D>& pc, int slot) {
-  const DF df;
-  const DI di;
-  const std::size_t N = hn::Lanes(df);
-  constexpr int combos = plane_cache<D>::combos;
-  pc.key[slot] = iy;
-  const VI y = hn::Set(di, static_cast<std::int32_t>(iy));
-  VI i0[4], i1[4];
-  for (int k = 2; k < D; ++k) {
-    i0[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i0));
-    i1[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i1));
+class lattice_hasher {
+ public:
+  static constexpr int combos = plane_weights<D>::combos;
+
+  lattice_hasher(const grid_plan& g, const row_axis* ax, const plane_weights<D>& pc)
+#if HWY_TARGET == HWY_AVX3_DL
+      : bytes_(g.tables->bytes.data())
+#else
+      : perm_(g.tables->perm.data()),
+        pairs_(g.tables->pairs.data()),
+        first_(D <= 2 ? g.tables->perm_z0.data() : g.tables->perm.data())
+#endif
+  {
+    const DF df;
+    const DI di;
+    for (int k = 2; k < D; ++k) {
+      i0_[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i0));
+      i1_[k] = hn::Set(di, static_cast<std::int32_t>(ax[k].i1));
+#if HWY_TARGET != HWY_AVX3_DL
+      pair_[k] = ax[k].i1 == ((ax[k].i0 + 1) & 255u);  // one gather fetches both (see tables)
+#endif
+    }
+    for (int m = 0; m < combos; ++m) {
+      weight_[m] = hn::Set(df, pc.weight[m]);
+      rz_[m] = hn::Set(df, pc.rz[m]);
+      rw_[m] = hn::Set(df, pc.rw[m]);
+    }
   }
-  VF weight[combos], rz[combos], rw[combos];
-  for (int m = 0; m < combos; ++m) {
-    weight[m] = hn::Set(df, pc.weight[m]);
-    rz[m] = hn::Set(df, pc.rz[m]);
-    rw[m] = hn::Set(df, pc.rw[m]);
+
+  /// C, Gx and Gy (cgg[0..2]) of the lattice points whose p[x] are hx (0-255) at lattice
+  /// indices y (0-255) along y.
+  HWY_INLINE void operator()(VI hx, VI y, VF* cgg) const {
+    const DF df;
+    const DI di;
+    VI h[combos];
+#if HWY_TARGET == HWY_AVX3_DL
+    h[0] = lookup(hn::Add(hx, y));
+    if constexpr (D <= 2) h[0] = lookup(h[0]);  // perm_z0[k] = p[p[k]]
+    int m = 1;
+    for (int k = 2; k < D; ++k, m *= 2) {
+      for (int j = 0; j < m; ++j) {
+        h[j + m] = lookup(hn::Add(h[j], i1_[k]));
+        h[j] = lookup(hn::Add(h[j], i0_[k]));
+      }
+    }
+#else
+    h[0] = hn::GatherIndex(di, first_, hn::Add(hx, y));
+    // Axis k doubles the corners: h[j + m] has bit k - 2 set.
+    int m = 1;
+    for (int k = 2; k < D; ++k, m *= 2) {
+      for (int j = 0; j < m; ++j) {
+        if (pair_[k]) {
+          const VI q = hn::GatherIndex(di, pairs_, hn::Add(h[j], i0_[k]));
+          h[j] = low16(q);
+          h[j + m] = high16(q);
+        } else {
+          h[j + m] = hn::GatherIndex(di, perm_, hn::Add(h[j], i1_[k]));
+          h[j] = hn::GatherIndex(di, perm_, hn::Add(h[j], i0_[k]));
+        }
+      }
+    }
+#endif
+    const VF zero = hn::Zero(df);
+    VF sum_c = zero, sum_gx = zero, sum_gy = zero;
+    for (int mm = 0; mm < combos; ++mm) {
+      if constexpr (Improved) {
+        VF comp[4];
+        if constexpr (D == 4) {
+          gradient4_components(h[mm], comp);
+        } else {
+          gradient_components<D>(h[mm], comp);  // components past D are never read
+        }
+        if constexpr (D >= 3) {
+          // The products are exact (components are -1, 0, 1): fused or not, the same bits.
+          VF dot = hn::Mul(comp[2], rz_[mm]);
+          if constexpr (D == 4) dot = hn::MulAdd(comp[3], rw_[mm], dot);
+          sum_c = mul_add<Strict>(weight_[mm], dot, sum_c);
+          sum_gx = mul_add<Strict>(weight_[mm], comp[0], sum_gx);
+          sum_gy = mul_add<Strict>(weight_[mm], comp[1], sum_gy);
+        } else {
+          sum_gx = comp[0];
+          if constexpr (D == 2) sum_gy = comp[1];
+        }
+      } else {
+#if HWY_TARGET == HWY_AVX3_DL
+        const VI hash = hn::And(h[mm], hn::Set(di, 255));
+#else
+        const VI hash = h[mm];
+#endif
+        const VF v = mul_add<Strict>(hn::ConvertTo(df, hash), hn::Set(df, 1.0f / 127.5f),
+                                     hn::Set(df, -1.0f));
+        sum_c = D >= 3 ? mul_add<Strict>(weight_[mm], v, sum_c) : v;
+      }
+    }
+    cgg[0] = sum_c;
+    cgg[1] = sum_gx;
+    cgg[2] = sum_gy;
   }
-  const VF zero = hn::Zero(df);
+
+ private:
 #if HWY_TARGET == HWY_AVX3_DL
   // Lookups by byte permutes (byte_hash) instead of gathers: indices below 512 read the doubled
   // permutation modulo 256, which the low byte of each lane is; the permutes' latency is a few
   // cycles where a gather's is tens (the chain of levels is what a row's hashing waits for).
   // Only the low byte of each lane is the hash: the bytes above are lookups of the index's upper
   // bytes, which the next level's add carries nothing down into and the gradients' permutes
-  // ignore (value noise masks them, below).
-  const byte_hash bytes(g.tables->bytes.data());
-  const auto lookup = [&](VI i) { return VI{bytes(i.raw)}; };
+  // ignore (value noise masks them, above).
+  HWY_INLINE VI lookup(VI i) const { return VI{bytes_(i.raw)}; }
+  byte_hash bytes_;
 #else
-  const std::int32_t* perm = g.tables->perm.data();
-  const std::int32_t* pairs = g.tables->pairs.data();
-  bool pair[4] = {false, false, false, false};
-  for (int k = 2; k < D; ++k) {
-    pair[k] = ax[k].i1 == ((ax[k].i0 + 1) & 255u);  // one gather fetches both (see tables)
-  }
+  const std::int32_t* perm_;
+  const std::int32_t* pairs_;
+  const std::int32_t* first_;
+  bool pair_[4] = {false, false, false, false};
 #endif
+  VI i0_[4], i1_[4];
+  VF weight_[combos], rz_[combos], rw_[combos];
+};
+
+/// C, Gx and Gy (plane_cache) of the row's lattice points along x (octave_plan::points) at
+/// lattice index `iy` along y, N points at a time, into `slot`.
+template <int D, bool Improved, bool Strict>
+HWY_NOINLINE void hash_lattice_row(const grid_plan& g, const octave_plan& o, const row_axis* ax,
+                                   std::uint32_t iy, plane_cache<D>& pc, int slot) {
+  const DI di;
+  const std::size_t N = hn::Lanes(di);
+  pc.key[slot] = iy;
+  const lattice_hasher<D, Improved, Strict> hash(g, ax, pc);
+  const VI y = hn::Set(di, static_cast<std::int32_t>(iy));
   for (std::size_t c = 0; c < o.point_count; c += N) {
-    {  // one vector of points
-      VI h[combos];
-      const VI hx = hn::LoadU(di, o.points.data() + c);
-#if HWY_TARGET == HWY_AVX3_DL
-      h[0] = lookup(hn::Add(hx, y));
-      if constexpr (D <= 2) h[0] = lookup(h[0]);  // perm_z0[k] = p[p[k]]
-      int m = 1;
-      for (int k = 2; k < D; ++k, m *= 2) {
-        for (int j = 0; j < m; ++j) {
-          h[j + m] = lookup(hn::Add(h[j], i1[k]));
-          h[j] = lookup(hn::Add(h[j], i0[k]));
-        }
-      }
-#else
-      h[0] = hn::GatherIndex(di, D <= 2 ? g.tables->perm_z0.data() : perm, hn::Add(hx, y));
-      // Axis k doubles the corners: h[j + m] has bit k - 2 set.
-      int m = 1;
-      for (int k = 2; k < D; ++k, m *= 2) {
-        for (int j = 0; j < m; ++j) {
-          if (pair[k]) {
-            const VI q = hn::GatherIndex(di, pairs, hn::Add(h[j], i0[k]));
-            h[j] = low16(q);
-            h[j + m] = high16(q);
-          } else {
-            h[j + m] = hn::GatherIndex(di, perm, hn::Add(h[j], i1[k]));
-            h[j] = hn::GatherIndex(di, perm, hn::Add(h[j], i0[k]));
-          }
-        }
-      }
-#endif
-      VF sum_c = zero, sum_gx = zero, sum_gy = zero;
-      for (int mm = 0; mm < combos; ++mm) {
-        if constexpr (Improved) {
-          VF comp[4];
-          if constexpr (D == 4) {
-            gradient4_components(h[mm], comp);
-          } else {
-            gradient_components<D>(h[mm], comp);  // components past D are never read
-          }
-          if constexpr (D >= 3) {
-            // The products are exact (components are -1, 0, 1): fused or not, the same bits.
-            VF dot = hn::Mul(comp[2], rz[mm]);
-            if constexpr (D == 4) dot = hn::MulAdd(comp[3], rw[mm], dot);
-            sum_c = mul_add<Strict>(weight[mm], dot, sum_c);
-            sum_gx = mul_add<Strict>(weight[mm], comp[0], sum_gx);
-            sum_gy = mul_add<Strict>(weight[mm], comp[1], sum_gy);
-          } else {
-            sum_gx = comp[0];
-            if constexpr (D == 2) sum_gy = comp[1];
-          }
-        } else {
-#if HWY_TARGET == HWY_AVX3_DL
-          const VI hash = hn::And(h[mm], hn::Set(di, 255));
-#else
-          const VI hash = h[mm];
-#endif
-          const VF v = mul_add<Strict>(hn::ConvertTo(df, hash), hn::Set(df, 1.0f / 127.5f),
-                                       hn::Set(df, -1.0f));
-          sum_c = D >= 3 ? mul_add<Strict>(weight[mm], v, sum_c) : v;
-        }
-      }
-      hn::StoreU(sum_c, df, pc.at(slot, 0) + c);
-      hn::StoreU(sum_gx, df, pc.at(slot, 1) + c);
-      hn::StoreU(sum_gy, df, pc.at(slot, 2) + c);
-    }
+    VF cgg[3];
+    hash(hn::LoadU(di, o.points.data() + c), y, cgg);
+    for (int what = 0; what < 3; ++what) hn::StoreU(cgg[what], DF(), pc.at(slot, what) + c);
   }
 }
 
@@ -292,20 +344,8 @@ HWY_INLINE row_blend row_blend_of(const grid_plan& g, const octave_plan& o, cons
                 (o.point_count + N - 1) / N * N);
   }
   if (plane[0] != pc.plane[0] || plane[1] != pc.plane[1]) {  // a new plane: new z/w weights
-    pc.plane[0] = plane[0];
-    pc.plane[1] = plane[1];
+    pc.set_plane(plane, ax);
     pc.key[0] = pc.key[1] = ~0u;
-    for (int m = 0; m < plane_cache<D>::combos; ++m) {
-      double w = 1, r[4] = {0, 0, 0, 0};
-      for (int k = 2; k < D; ++k) {
-        const int bit = (m >> (k - 2)) & 1;
-        w *= bit ? ax[k].t : 1.0 - ax[k].t;
-        r[k] = bit ? ax[k].f - 1.0 : ax[k].f;
-      }
-      pc.weight[m] = static_cast<float>(w);
-      pc.rz[m] = static_cast<float>(r[2]);
-      pc.rw[m] = static_cast<float>(r[3]);
-    }
   }
   // The slots of the row's lower and upper lattice index along y, hashed when missing.
   const std::uint32_t iy[2] = {ax[1].i0, ax[1].i1};
@@ -332,6 +372,126 @@ HWY_INLINE row_blend row_blend_of(const grid_plan& g, const octave_plan& o, cons
   set_row_weights(ax[1], r);
   return r;
 }
+
+/// A plane's lattice rows along y packed into whole vectors, for register rows (a chunk's) whose
+/// plane has few: lane l holds point l % point_count of lattice row l / point_count, so that row
+/// k's points start at k * point_count and a new plane hashes all of them in a few vectors, where
+/// plane_cache hashes a vector per lattice row with a few points in it (16^3 at step 1/4: 5 rows
+/// of 5 points, 2 vectors instead of 5). Each lane's operations are plane_cache's: the same bits.
+template <int D>
+struct packed_rows {
+  static constexpr std::size_t k_rows = 16;  // lattice rows along y
+  static constexpr std::size_t k_max_lanes = 8 * hn::MaxLanes(DF());
+  std::size_t rows = 0;
+  std::size_t lanes = 0;                   // rows * point_count, in whole vectors
+  std::size_t stride = 0;                  // floats from one row's start to the next's in c, gx, gy
+  std::size_t o_points = 0;                // point_count
+  std::uint32_t index[k_rows] = {};        // each row's lattice index along y
+  HWY_ALIGN std::int32_t px[k_max_lanes];  // p[x] of each lane's point
+  HWY_ALIGN std::int32_t iy[k_max_lanes];  // each lane's lattice index along y
+  // C, Gx, Gy of each row, moved out of the hashed vectors into a vector of its own: loads at
+  // the rows' starts k * point_count split cache lines (small3d took 1.27x the time), and
+  // through memory they waited on the stores of two vectors.
+  HWY_ALIGN float c[k_rows * hn::MaxLanes(DF())];
+  HWY_ALIGN float gx[k_rows * hn::MaxLanes(DF())];
+  HWY_ALIGN float gy[k_rows * hn::MaxLanes(DF())];
+  plane_weights<D> plane;
+
+  packed_rows() = default;
+  packed_rows(const packed_rows&) = delete;
+  packed_rows& operator=(const packed_rows&) = delete;
+
+  /// The lattice rows of axis 1's `ny` samples of octave `o`; false when they do not fit.
+  bool build(const octave_plan& o, std::size_t ny) {
+    const std::size_t N = hn::Lanes(DF());
+    const std::size_t pc = o.point_count;
+    if (pc == 0 || pc > N) return false;
+    const row_axis* y = o.axis[1].data();
+    std::uint32_t held0 = ~0u, held1 = ~0u;
+    for (std::size_t i = 0; i < ny; ++i) {
+      if (y[i].i0 == held0 && y[i].i1 == held1) continue;  // the same cell along y
+      held0 = y[i].i0;
+      held1 = y[i].i1;
+      for (const std::uint32_t li : {held0, held1}) {
+        if (find(li) < rows) continue;
+        if (rows == k_rows || (rows + 1) * pc > k_max_lanes) return false;
+        index[rows++] = li;
+      }
+    }
+    if (rows == 0) return false;
+    stride = N;
+    o_points = pc;
+    lanes = (rows * pc + N - 1) / N * N;
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const std::size_t k = std::min(l / pc, rows - 1);  // padding: copies of the last row's
+      px[l] = o.points[l % pc];
+      iy[l] = static_cast<std::int32_t>(index[k]);
+    }
+    return true;
+  }
+
+  std::size_t find(std::uint32_t li) const {
+    std::size_t k = 0;
+    while (k < rows && index[k] != li) ++k;
+    return k;
+  }
+
+  /// The row's blend (row_blend) from the plane at sample indices at[0..1] along z and w, hashed
+  /// when it is not the one held.
+  template <bool Improved, bool Strict>
+  HWY_INLINE row_blend blend_of(const grid_plan& g, const row_axis* ax, const std::size_t* at) {
+    if (at[0] != plane.plane[0] || at[1] != plane.plane[1]) hash_plane<Improved, Strict>(g, ax, at);
+    const std::size_t k0 = find(ax[1].i0) * stride, k1 = find(ax[1].i1) * stride;
+    row_blend r{{c + k0, c + k1}, {gx + k0, gx + k1}, {gy + k0, gy + k1}, {}, {}};
+    set_row_weights(ax[1], r);
+    return r;
+  }
+
+  template <bool Improved, bool Strict>
+  HWY_NOINLINE void hash_plane(const grid_plan& g, const row_axis* ax, const std::size_t* at) {
+    const DI di;
+    const std::size_t N = hn::Lanes(di);
+    plane.set_plane(at, ax);
+    const lattice_hasher<D, Improved, Strict> hash(g, ax, plane);
+    const DF df;
+    const std::size_t pc = o_points;
+    float* const to[3] = {c, gx, gy};
+    // Row k starts in vector k * pc / N: its lanes come from that vector and the next.
+    VF prev[3], cur[3];
+    std::size_t row = 0;
+    for (std::size_t l = 0; row < rows; l += N) {
+      if (l < lanes) {
+        hash(hn::Load(di, px + l), hn::Load(di, iy + l), cur);
+      } else {
+        cur[0] = cur[1] = cur[2] = hn::Zero(df);
+      }
+      for (; l != 0 && row < rows && row * pc < l; ++row) {
+        const std::size_t from = row * pc - (l - N);
+        for (int what = 0; what < 3; ++what) {
+          hn::Store(lanes_from(prev[what], cur[what], from), df, to[what] + row * N);
+        }
+      }
+      for (int what = 0; what < 3; ++what) prev[what] = cur[what];
+    }
+  }
+
+  /// Lanes [from, from + N) of lo followed by hi.
+  static HWY_INLINE VF lanes_from(VF lo, VF hi, std::size_t from) {
+    const DF df;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    const __m512i idx =
+        _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                         _mm512_set1_epi32(static_cast<int>(from)));
+    (void)df;
+    return VF{_mm512_permutex2var_ps(lo.raw, idx, hi.raw)};
+#else
+    HWY_ALIGN float both[2 * hn::MaxLanes(DF())];
+    hn::Store(lo, df, both);
+    hn::Store(hi, df, both + hn::Lanes(df));
+    return hn::LoadU(df, both + from);
+#endif
+  }
+};
 
 /// The coefficients a (A) and b (B) of the row at each of its lattice points along x
 /// (octave_plan::points), N at a time: cell c's lower side is point c + side_offset[0], its upper
@@ -739,6 +899,10 @@ HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, 
   const octave_plan& o = g.octaves[0];
   const register_columns x(o, nx);
   plane_cache<D> plane;
+  packed_rows<D> rows;
+  bool packed = false;
+  // A plane of its own for each lattice row is 2-D's: there each is hashed once a call anyway.
+  if constexpr (D >= 3) packed = rows.build(o, g.count[1]);
   running_range range;
   const std::size_t fold_rows = g.row_stride == nx ? std::max<std::size_t>(1, 4096 / nx) : 1;
   std::size_t pending = 0;
@@ -782,7 +946,12 @@ HWY_NOINLINE void fill_register_rows(const grid_plan& g, std::size_t row_begin, 
       set_row_weights(o.axis[1][idx[1]], r);
     } else {
       for (int a = 1; a < D; ++a) ax[a] = o.axis[a][idx[a]];
-      r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, plane);
+      if constexpr (D >= 3) {
+        r = packed ? rows.template blend_of<Improved, Strict>(g, ax, idx + 2)
+                   : row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, plane);
+      } else {
+        r = row_blend_of<D, Improved, Strict>(g, o, ax, idx + 2, plane);
+      }
     }
     VF a, b;
     blend_points<D, Improved, Strict>(r, 0, a, b);
