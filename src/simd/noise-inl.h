@@ -383,22 +383,6 @@ HWY_INLINE void combine_step(VF n, VF amp, VF& total, VF& weight, const ridged_p
   combine_deriv<Kind, Strict, 0>(n, nullptr, amp, total, nullptr, weight, nullptr, rp);
 }
 
-/// Adds one octave's row `n` into the running `total` (and ridged `weight`).
-template <fractal_kind Kind, bool Strict>
-void combine_row(float amp, const float* HWY_RESTRICT n, float* HWY_RESTRICT total,
-                 float* HWY_RESTRICT weight, std::size_t count, const ridged_params& rp) {
-  const DF df;
-  const std::size_t N = hn::Lanes(df);
-  const VF a = hn::Set(df, amp);
-  for (std::size_t i = 0; i < count; i += N) {
-    VF t = hn::LoadU(df, total + i);
-    VF w = hn::LoadU(df, weight + i);
-    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w, rp);
-    hn::StoreU(t, df, total + i);
-    if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
-  }
-}
-
 /// Calls f.template operator()<Kind>() with the fractal kind as a compile-time constant, so that
 /// the per-sample loops do not branch on it.
 template <class F>

@@ -537,6 +537,40 @@ HWY_INLINE void store_samples(std::size_t nx, float* HWY_RESTRICT out, const Sam
   }
 }
 
+/// Adds one octave's row `n` (amplitude `amp`) to the running sum of a fractal row of `count`
+/// samples (combine_step), read from `total` and written to `to` (ridged also updates `weight`).
+/// The first octave passes no `total`: its sum starts at 0 and ridged's weights at 1 without a
+/// pass that clears them. The last (`last`) passes the output row as `to`, scaled by `*scale`
+/// (normalize) when `scale` is not null: no copy after it, and nothing written past the row.
+/// The same operations as a cleared sum, a scaling pass and a copy, so the same bits.
+template <fractal_kind Kind, bool Strict>
+void combine_row(float amp, const float* HWY_RESTRICT n, const float* total, float* to, bool last,
+                 float* HWY_RESTRICT weight, std::size_t count, const ridged_params& rp,
+                 const float* scale) {
+  const DF df;
+  const std::size_t N = hn::Lanes(df);
+  const VF a = hn::Set(df, amp);
+  const bool first = total == nullptr;
+  const auto sum = [&](std::size_t i) {
+    VF t = first ? hn::Zero(df) : hn::LoadU(df, total + i);
+    VF w = hn::Zero(df);
+    if constexpr (Kind == fractal_kind::ridged) {
+      w = first ? hn::Set(df, 1.0f) : hn::LoadU(df, weight + i);
+    }
+    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w, rp);
+    if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
+    return t;
+  };
+  if (!last) {  // into the sum's buffer: whole vectors, its padding included
+    for (std::size_t i = 0; i < count; i += N) hn::StoreU(sum(i), df, to + i);
+  } else if (scale == nullptr) {
+    store_samples(count, to, sum);
+  } else {
+    const VF by = hn::Set(df, *scale);
+    store_samples(count, to, [&](std::size_t i) { return hn::Mul(sum(i), by); });
+  }
+}
+
 /// An octave's tables along x (octave_plan's fx, t and cell) as plain pointers, taken once per
 /// row: read through the plan's spans, they were reloaded after every store to the output (which
 /// may alias them as far as the compiler knows), three loads a vector.
@@ -1026,10 +1060,6 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
         idx[a] = 0;
       }
     }
-    if (!single) {
-      std::fill(total, total + padded, 0.0f);
-      if (g.kind == fractal_kind::ridged) std::fill(weight, weight + padded, 1.0f);
-    }
     for (std::size_t oi = 0; oi < g.octaves.size(); ++oi) {
       const octave_plan& o = g.octaves[oi];
       row_setup(g, o, idx, ax);
@@ -1090,17 +1120,14 @@ void fill_rows_t(const grid_plan& g, std::size_t row_begin, std::size_t row_end,
           row_by_cells<Strict>(o, a0, b0, a1, b1, n, dst);
         }
       }
-      if (!single) {
+      if (!single) {  // the sum: started by the first octave, written out by the last
+        const bool last = oi + 1 == g.octaves.size();
         with_kind(g.kind, [&]<fractal_kind Kind>() {
-          combine_row<Kind, Strict>(g.amp[oi], noise, total, weight, nx, g.ridged);
+          combine_row<Kind, Strict>(g.amp[oi], noise, oi == 0 ? nullptr : total,
+                                    last ? out_row : total, last, weight, nx, g.ridged,
+                                    last && g.normalize ? &g.normalize_by : nullptr);
         });
       }
-    }
-    if (!single) {
-      if (g.normalize) {
-        for (std::size_t i = 0; i < nx; ++i) total[i] *= g.normalize_by;
-      }
-      std::copy(total, total + nx, out_row);
     }
     if (pending == 0) pending_from = out_row;
     if (++pending == fold_rows) {
