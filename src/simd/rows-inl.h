@@ -383,13 +383,13 @@ struct packed_rows {
   static constexpr std::size_t k_rows = 16;  // lattice rows along y
   static constexpr std::size_t k_max_lanes = 8 * hn::MaxLanes(DF());
   std::size_t rows = 0;
+  std::size_t point_count = 0;             // the octave's lattice points along x, per row
   std::size_t lanes = 0;                   // rows * point_count, in whole vectors
-  std::size_t stride = 0;                  // floats from one row's start to the next's in c, gx, gy
-  std::size_t o_points = 0;                // point_count
   std::uint32_t index[k_rows] = {};        // each row's lattice index along y
   HWY_ALIGN std::int32_t px[k_max_lanes];  // p[x] of each lane's point
   HWY_ALIGN std::int32_t iy[k_max_lanes];  // each lane's lattice index along y
-  // C, Gx, Gy of each row, moved out of the hashed vectors into a vector of its own: loads at
+  // C, Gx, Gy of each row, moved out of the hashed vectors into a vector of its own (row k's
+  // at k * N): loads at
   // the rows' starts k * point_count split cache lines (small3d took 1.27x the time), and
   // through memory they waited on the stores of two vectors.
   HWY_ALIGN float c[k_rows * hn::MaxLanes(DF())];
@@ -419,8 +419,7 @@ struct packed_rows {
       }
     }
     if (rows == 0) return false;
-    stride = N;
-    o_points = pc;
+    point_count = pc;
     lanes = (rows * pc + N - 1) / N * N;
     for (std::size_t l = 0; l < lanes; ++l) {
       const std::size_t k = std::min(l / pc, rows - 1);  // padding: copies of the last row's
@@ -441,7 +440,8 @@ struct packed_rows {
   template <bool Improved, bool Strict>
   HWY_INLINE row_blend blend_of(const grid_plan& g, const row_axis* ax, const std::size_t* at) {
     if (at[0] != plane.plane[0] || at[1] != plane.plane[1]) hash_plane<Improved, Strict>(g, ax, at);
-    const std::size_t k0 = find(ax[1].i0) * stride, k1 = find(ax[1].i1) * stride;
+    const std::size_t N = hn::Lanes(DF());
+    const std::size_t k0 = find(ax[1].i0) * N, k1 = find(ax[1].i1) * N;
     row_blend r{{c + k0, c + k1}, {gx + k0, gx + k1}, {gy + k0, gy + k1}, {}, {}};
     set_row_weights(ax[1], r);
     return r;
@@ -454,7 +454,7 @@ struct packed_rows {
     plane.set_plane(at, ax);
     const lattice_hasher<D, Improved, Strict> hash(g, ax, plane);
     const DF df;
-    const std::size_t pc = o_points;
+    const std::size_t pc = point_count;
     float* const to[3] = {c, gx, gy};
     // Row k starts in vector k * pc / N: its lanes come from that vector and the next.
     VF prev[3], cur[3];
@@ -476,15 +476,15 @@ struct packed_rows {
   }
 
   /// Lanes [from, from + N) of lo followed by hi.
+  /// (Highway 1.0 has no two-table lookup: the AVX-512 permute by hand, memory elsewhere.)
   static HWY_INLINE VF lanes_from(VF lo, VF hi, std::size_t from) {
-    const DF df;
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
     const __m512i idx =
         _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                          _mm512_set1_epi32(static_cast<int>(from)));
-    (void)df;
     return VF{_mm512_permutex2var_ps(lo.raw, idx, hi.raw)};
 #else
+    const DF df;
     HWY_ALIGN float both[2 * hn::MaxLanes(DF())];
     hn::Store(lo, df, both);
     hn::Store(hi, df, both + hn::Lanes(df));
@@ -550,24 +550,31 @@ void combine_row(float amp, const float* HWY_RESTRICT n, const float* total, flo
   const DF df;
   const std::size_t N = hn::Lanes(df);
   const VF a = hn::Set(df, amp);
-  const bool first = total == nullptr;
-  const auto sum = [&](std::size_t i) {
-    VF t = first ? hn::Zero(df) : hn::LoadU(df, total + i);
-    VF w = hn::Zero(df);
-    if constexpr (Kind == fractal_kind::ridged) {
-      w = first ? hn::Set(df, 1.0f) : hn::LoadU(df, weight + i);
+  // The first octave's loop and the others' apart, so that no vector branches on which it is.
+  const auto rows = [&]<bool First>() {
+    const auto sum = [&](std::size_t i) {
+      VF t = First ? hn::Zero(df) : hn::LoadU(df, total + i);
+      VF w = hn::Zero(df);
+      if constexpr (Kind == fractal_kind::ridged) {
+        w = First ? hn::Set(df, 1.0f) : hn::LoadU(df, weight + i);
+      }
+      combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w, rp);
+      if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
+      return t;
+    };
+    if (!last) {  // into the sum's buffer: whole vectors, its padding included
+      for (std::size_t i = 0; i < count; i += N) hn::StoreU(sum(i), df, to + i);
+    } else if (scale == nullptr) {
+      store_samples(count, to, sum);
+    } else {
+      const VF by = hn::Set(df, *scale);
+      store_samples(count, to, [&](std::size_t i) { return hn::Mul(sum(i), by); });
     }
-    combine_step<Kind, Strict>(hn::LoadU(df, n + i), a, t, w, rp);
-    if constexpr (Kind == fractal_kind::ridged) hn::StoreU(w, df, weight + i);
-    return t;
   };
-  if (!last) {  // into the sum's buffer: whole vectors, its padding included
-    for (std::size_t i = 0; i < count; i += N) hn::StoreU(sum(i), df, to + i);
-  } else if (scale == nullptr) {
-    store_samples(count, to, sum);
+  if (total == nullptr) {
+    rows.template operator()<true>();
   } else {
-    const VF by = hn::Set(df, *scale);
-    store_samples(count, to, [&](std::size_t i) { return hn::Mul(sum(i), by); });
+    rows.template operator()<false>();
   }
 }
 
