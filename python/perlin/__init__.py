@@ -234,6 +234,8 @@ class Field:
             import xarray
         except ImportError as e:
             raise ImportError("Field.dataarray needs xarray (Debian: python3-xarray)") from e
+        if seeds is not None:
+            seeds = list(seeds)  # read once: an iterator gives the values and the coordinates
         values = self.grid(shape, origin, step, first, dtype=dtype, threads=threads,
                            strict=strict, seeds=seeds)
         shape_t, _, (o, s, f) = _grid_of(shape, origin, step, first)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -48,9 +49,25 @@ double to_double(const py::handle& o, const char* name) {
   return o.cast<double>();
 }
 
-std::string to_str(const py::handle& o, const char* name) {
-  if (!py::isinstance<py::str>(o)) type_error(std::string(name) + ": must be a string");
-  return o.cast<std::string>();
+/// A str as UTF-8, or TypeError (not a str) or ValueError (a lone surrogate, which UTF-8 cannot
+/// hold) naming the argument, instead of pybind11's RuntimeError "Unable to cast".
+std::string to_str(const py::handle& o, const std::string& name) {
+  if (!py::isinstance<py::str>(o)) type_error(name + ": must be a string");
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(o.ptr(), &size);
+  if (utf8 != nullptr) return std::string(utf8, static_cast<std::size_t>(size));
+  PyErr_Clear();
+  const Py_ssize_t length = PyUnicode_GetLength(o.ptr());
+  Py_ssize_t at = 0;
+  Py_UCS4 c = 0;
+  for (; at < length; ++at) {
+    c = PyUnicode_ReadChar(o.ptr(), at);
+    if (c >= 0xD800 && c <= 0xDFFF) break;
+  }
+  char code[8];
+  std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(c));
+  throw py::value_error(name + ": not text UTF-8 can hold (a lone surrogate U+" + code +
+                        " at position " + std::to_string(at) + "); give a str of characters");
 }
 
 bool to_bool(const py::handle& o, const char* name) {
@@ -79,8 +96,7 @@ std::string option_text(const perlin::option_info& row, const py::handle& v) {
       if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
       return v.cast<bool>() ? "true" : "false";
     case perlin::option_type::choice:
-      if (!py::isinstance<py::str>(v)) type_error(name + ": must be a string");
-      return v.cast<std::string>();
+      return to_str(v, name);
     case perlin::option_type::periods: {
       if (is_int(v)) return py::str(v).cast<std::string>();
       if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v)) {
@@ -148,7 +164,7 @@ void warn_unused(const perlin::field_spec& spec, const std::vector<std::string>&
 perlin::field_spec spec_from(const py::kwargs& kw) {
   perlin::field_spec s;
   std::vector<std::string> given;
-  if (kw.contains("_recipe")) s = perlin::spec_from_recipe(kw["_recipe"].cast<std::string>());
+  if (kw.contains("_recipe")) s = perlin::spec_from_recipe(to_str(kw["_recipe"], "recipe"));
   std::vector<const perlin::option_info*> seen;
   for (const auto& [key, value] : kw) {
     const std::string k = key.cast<std::string>();
@@ -316,7 +332,7 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
       if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
       return v.cast<bool>() ? "true" : "false";
     }
-    if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+    if (py::isinstance<py::str>(v)) return to_str(v, name);
     const auto number = [&](const py::handle& x) -> std::string {
       if (is_int(x)) return py::str(x).cast<std::string>();
       return py::repr(py::float_(to_double(x, name.c_str()))).cast<std::string>();

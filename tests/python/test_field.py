@@ -308,3 +308,14 @@ def test_dataarray_is_the_grid_with_its_noise_coordinates():
     assert b.dims == ("seed", "z", "y", "x") and list(b.seed.values) == [1, 2]
     assert np.array_equal(b.values[1], perlin.Field(seed=2, fractal="eroded", octaves=4).grid((4, 6, 5)))
     assert float(b.x[1]) == 1 / 64
+
+
+def test_dataarray_reads_an_iterator_of_seeds_once():
+    pytest.importorskip("xarray")
+    f = perlin.Field(fractal="fbm", octaves=3)
+    a = f.dataarray((3, 5), seeds=iter([4, 7]))
+    assert a.dims == ("seed", "y", "x") and list(a.seed.values) == [4, 7]
+    assert np.array_equal(a.values[1], perlin.Field(seed=7, fractal="fbm", octaves=3).grid((3, 5)))
+    b = f.dataarray((3, 5), seeds=(s for s in range(2, 5)))
+    assert list(b.seed.values) == [2, 3, 4]
+    assert np.array_equal(b.values[2], perlin.Field(seed=4, fractal="fbm", octaves=3).grid((3, 5)))

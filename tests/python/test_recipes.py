@@ -142,3 +142,19 @@ def test_dask_shapes_and_chunks_are_checked_when_the_graph_is_built():
         pd.grid(f, (10, 10), origin=(1e300, 0))
     with pytest.raises(TypeError, match="was not initialised"):
         pd.grid(perlin.Field.__new__(perlin.Field), (4, 4))
+
+
+def test_recipes_that_are_not_text_name_the_argument():
+    # A lone surrogate cannot be UTF-8: a ValueError naming the argument and the position, not
+    # pybind11's RuntimeError "Unable to cast".
+    with pytest.raises(ValueError, match=r"recipe: .*lone surrogate .*U\+D800.* at position 16"):
+        perlin.Field.from_recipe("perlin=1&seed=3&\ud800")
+    with pytest.raises(ValueError, match=r"recipe: .*lone surrogate"):
+        perlin.Field(_recipe="perlin=1&fractal=fbm\udfff")
+    with pytest.raises(ValueError, match=r"fractal: .*lone surrogate"):
+        perlin.Field(fractal="fbm\ud800")
+    with pytest.raises(ValueError, match=r"recipe: .*lone surrogate"):
+        perlin.render(recipe="perlin=1\ud800", size=(4, 4))
+    for bad in (5, b"perlin=1", None):
+        with pytest.raises(TypeError, match="recipe: must be a string"):
+            perlin.Field(_recipe=bad)
