@@ -5,11 +5,15 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -166,6 +170,100 @@ TEST(PendingFiles, SigkillAtAnyMomentOfPublishingLeavesTheOldSetOrTheNew) {
   // The kills came both before and after the swap (the search above walks the delay to it).
   EXPECT_GT(olds, 5u);
   EXPECT_GT(news, 5u);
+}
+
+/// A tmpfs mounted on a fresh folder for the test's lifetime (root only); `why` says why not.
+struct tmpfs_mount {
+  std::filesystem::path at;
+  bool mounted = false;
+  std::string why;
+  explicit tmpfs_mount(const fs::path& folder) : at(folder) {
+    fs::create_directory(at);
+    if (::geteuid() != 0) {
+      why = "mounting a tmpfs needs root";
+    } else if (::mount("perlin-test", at.c_str(), "tmpfs", 0, "size=4m") != 0) {
+      why = std::string("mount -t tmpfs refused: ") + std::strerror(errno);
+    } else {
+      mounted = true;
+    }
+  }
+  ~tmpfs_mount() {
+    if (mounted) ::umount2(at.c_str(), MNT_DETACH);
+  }
+  tmpfs_mount(const tmpfs_mount&) = delete;
+  tmpfs_mount& operator=(const tmpfs_mount&) = delete;
+};
+
+dev_t device_of(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 ? st.st_dev : 0;
+}
+
+/// The names in a folder, sorted.
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(PendingFiles, ALinkIsKeptAndItsFileReplacedInThatFilesFolder) {
+  const temp_dir d;
+  fs::create_directories(d.path / "out");
+  fs::create_directories(d.path / "real");
+  std::ofstream(d.path / "real" / "a.png") << "old";
+  fs::permissions(d.path / "real" / "a.png", static_cast<fs::perms>(0640));
+  fs::create_symlink("../real/a.png", d.path / "out" / "link.png");
+  fs::create_symlink("link.png", d.path / "out" / "chain.png");  // a link to the link
+  const ino_t before = inode_of(d.path / "real" / "a.png");
+  for (const char* name : {"link.png", "chain.png"}) {
+    perlin::pending_file f(d.path / "out" / name);
+    EXPECT_EQ(f.target(), d.path / "out" / "../real/a.png");
+    f.write(name, std::strlen(name));
+    f.publish();
+    EXPECT_EQ(slurp(d.path / "real" / "a.png"), name);
+  }
+  EXPECT_NE(inode_of(d.path / "real" / "a.png"), before) << "replaced by a new file, not rewritten";
+  EXPECT_EQ(fs::status(d.path / "real" / "a.png").permissions(), static_cast<fs::perms>(0640));
+  EXPECT_TRUE(fs::is_symlink(d.path / "out" / "link.png"));
+  EXPECT_TRUE(fs::is_symlink(d.path / "out" / "chain.png"));
+  EXPECT_EQ(names_in(d.path / "out"), (std::vector<std::string>{"chain.png", "link.png"}));
+  EXPECT_EQ(names_in(d.path / "real"), std::vector<std::string>{"a.png"});
+}
+
+TEST(PendingFiles, ALinkToAnotherFileSystemIsWrittenThere) {
+  // The new file must be made in the linked file's folder: made beside the link, it could not be
+  // renamed (or linked) across the file systems ("Invalid cross-device link"), after all the work.
+  const temp_dir d;
+  const tmpfs_mount other(d.path / "other");
+  if (!other.mounted) GTEST_SKIP() << "no second file system: " << other.why;
+  ASSERT_NE(device_of(d.path), device_of(other.at));
+  fs::create_directories(d.path / "out");
+  std::ofstream(other.at / "a.tif") << "old";
+  fs::create_symlink(other.at / "a.tif", d.path / "out" / "a.tif");
+  fs::create_symlink(other.at / "new.tif", d.path / "out" / "dangling.tif");  // not there yet
+  for (const char* name : {"a.tif", "dangling.tif"}) {
+    perlin::pending_file f(d.path / "out" / name);
+    f.write("new", 3);
+    f.finish();  // as a set's files are, before the last one is made
+    ASSERT_NO_THROW(f.publish()) << name;
+  }
+  // As a set (the links' folder holds links, so they are published one by one; the files' own
+  // folder is a mount point, which cannot be swapped).
+  for (int i = 0; i < 2; ++i) {
+    std::vector<perlin::pending_file> files;
+    files.emplace_back(d.path / "out" / "a.tif");
+    files.back().write("set", 3);
+    files.emplace_back(d.path / "out" / "dangling.tif");
+    files.back().write("set", 3);
+    ASSERT_NO_THROW(perlin::publish_together(files));
+  }
+  EXPECT_EQ(slurp(other.at / "a.tif"), "set");
+  EXPECT_EQ(slurp(other.at / "new.tif"), "set");
+  EXPECT_TRUE(fs::is_symlink(d.path / "out" / "a.tif"));
+  EXPECT_TRUE(fs::is_symlink(d.path / "out" / "dangling.tif"));
+  EXPECT_EQ(names_in(d.path / "out"), (std::vector<std::string>{"a.tif", "dangling.tif"}));
+  EXPECT_EQ(names_in(other.at), (std::vector<std::string>{"a.tif", "new.tif"}));
 }
 
 }  // namespace

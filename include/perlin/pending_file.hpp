@@ -21,7 +21,8 @@ namespace perlin {
 ///   new name survives a power loss.
 /// - The mode is that of the file it replaces, or 0666 minus the process's umask for a new one.
 /// - A target that is a symbolic link is not replaced: the file it points to (through any chain
-///   of links) is written, atomically, in that file's folder.
+///   of links) is written, atomically, in that file's folder: the new file is made there, not
+///   beside the link, so a link to another file system works.
 /// - A target that exists and is a character device or a FIFO (/dev/null, /dev/stdout, a pipe)
 ///   is written through: opened at the first write, closed by publish(); never replaced. Any
 ///   other target that is not a regular file (a folder, a socket, a block device) is refused.
@@ -31,8 +32,8 @@ class pending_file {
   friend void publish_together(std::span<pending_file> files);
 
  public:
-  /// Opens the pending file in the folder of `target`. Throws perlin::io_error when the folder
-  /// does not exist or does not accept a new file.
+  /// Opens the pending file in the folder of `target` (of the file it names, for a symbolic
+  /// link). Throws perlin::io_error when the folder does not exist or does not accept a new file.
   explicit pending_file(const std::filesystem::path& target);
   pending_file(pending_file&& other) noexcept;
   pending_file& operator=(pending_file&& other) noexcept;

@@ -153,8 +153,10 @@ pending_file::pending_file(const std::filesystem::path& target) : target_(throug
   } else {
     mode_ = 0666u & ~current_umask();
   }
+  // Made in the folder of the file itself (target_, through any links), never the link's: a
+  // rename or a link cannot cross file systems, and a link may point to another.
 #ifdef O_TMPFILE
-  fd_ = ::open(folder_of(target).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  fd_ = ::open(folder_of(target_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ >= 0) {
     unnamed_ = true;
     return;
@@ -163,7 +165,7 @@ pending_file::pending_file(const std::filesystem::path& target) : target_(throug
   // Registered before it exists, and named in the list's own copy, so that a signal never
   // misses it.
   char* name = nullptr;
-  node_ = remember(hidden_template(target), &name);
+  node_ = remember(hidden_template(target_), &name);
   fd_ = ::mkostemp(name, O_CLOEXEC);
   if (fd_ < 0) {
     const int err = errno;
