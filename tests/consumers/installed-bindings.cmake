@@ -1,10 +1,13 @@
 # Installs the build tree into a scratch prefix and runs, from there and without LD_LIBRARY_PATH:
 # the C test built with pkg-config's flags (C99, as a C user builds it), the Lua 5.4 module, the
 # LuaJIT module and the C# binding (with libperlin-c.so copied beside the program, where Mono
-# and .NET look). Each interpreter is optional: an empty path skips it.
-# Arguments: -DBUILD_DIR= -DWORK_DIR= -DTESTS= (tests/) -DLUA54= -DLUAJIT= -DMCS= -DMONO=
+# and .NET look). Each interpreter is optional: an empty path skips it. Then the README's own
+# set-up lines after ./scripts/install (PATH, LUA_CPATH, LUA_PATH, pkg-config, mcs and mono, and
+# Debian's python3 finding the package in its user site), with HOME=WORK_DIR/home and the prefix
+# its ~/.local: readme_install_test.py.
+# Arguments: -DBUILD_DIR= -DWORK_DIR= -DTESTS= (tests/) -DLUA54= -DLUAJIT= -DMCS= -DMONO= -DPYTHON=
 file(REMOVE_RECURSE "${WORK_DIR}")
-set(prefix "${WORK_DIR}/prefix")
+set(prefix "${WORK_DIR}/home/.local")
 set(clean_env ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH --unset=PERLIN_LIB --unset=LUA_PATH
               --unset=LUA_CPATH --unset=LUA_PATH_5_4 --unset=LUA_CPATH_5_4)
 function(run what)
@@ -49,4 +52,9 @@ if(MCS AND MONO)
   file(GLOB c_lib ${prefix}/lib*/libperlin-c.so ${prefix}/lib/*/libperlin-c.so)
   file(COPY_FILE "${c_lib}" "${app}/libperlin-c.so")
   run("C# beside libperlin-c.so" ${clean_env} ${MONO} ${app}/perlin_test.exe ${TESTS}/data)
+endif()
+
+if(PYTHON)
+  run("the README's set-up lines, from a new shell" ${PYTHON} ${TESTS}/consumers/readme_install_test.py
+      ${TESTS}/../README.md ${WORK_DIR}/home ${WORK_DIR}/readme)
 endif()
