@@ -7,6 +7,9 @@ Usage: readme_commands_test.py README.md PERLIN_EXE BUILD_DIR
   shows its output on the following lines, prints exactly that.
 - Every `perlin render ...` command of the gallery table renders its file.
 - Every path `build/dev/...` the README names exists in BUILD_DIR (when that is the dev build).
+- docs/cli.md has a section for every subcommand of `perlin --help`, and every option of every
+  subcommand's --help is named in docs/cli.md (or, for render, docs/render.md; field options in
+  docs/options.md).
 Exits 1 with what failed.
 """
 import os
@@ -58,6 +61,23 @@ if build.name == "dev":
     for path in sorted(set(re.findall(r"build/dev/([\w./-]+\w)", text))):
         if not (build / path).exists():
             failures.append(f"the README names build/dev/{path}, which the dev build does not have")
+
+docs = readme.parent / "docs"
+cli_md = (docs / "cli.md").read_text()
+named = cli_md + (docs / "options.md").read_text()
+top = subprocess.run([str(exe), "--help"], capture_output=True, text=True).stdout
+subcommands = re.findall(r"^  ([a-z]+) {2,}", top.split("Subcommands:")[-1], re.M)
+if len(subcommands) < 7:
+    failures.append(f"perlin --help lists {subcommands}, not the 7 subcommands this test knows")
+for sub in subcommands:
+    if f"## perlin {sub}\n" not in cli_md:
+        failures.append(f"docs/cli.md has no section '## perlin {sub}'")
+    text_for = named + ((docs / "render.md").read_text() if sub == "render" else "")
+    usage = subprocess.run([str(exe), sub, "--help"], capture_output=True, text=True).stdout
+    for flag in re.findall(r"^ {2}(?:-\w,)?--([\w-]+)", usage, re.M):
+        if flag != "help" and f"--{flag}" not in text_for and f"`{flag}`" not in text_for:
+            failures.append(f"docs/cli.md does not name perlin {sub}'s option --{flag}")
+    commands += 1
 
 for f in failures:
     print(f)
