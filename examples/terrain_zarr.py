@@ -1,8 +1,13 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A 16-bit heightmap larger than the workers' memory, written to a Zarr store by a local Dask
 cluster, with distributed's progress bar.
 
     /usr/bin/python3 examples/terrain_zarr.py --size 65536 --out terrain.zarr   # 8 GiB of uint16
+
+The interpreter is Debian's /usr/bin/python3: ./scripts/install-deps installs its numpy, dask,
+distributed and zarr (python3-numpy python3-dask python3-distributed python3-zarr), and
+./scripts/install puts the package perlin where it looks (its user site, ~/.local). A python3
+earlier on PATH (pyenv's) has neither. In the README's venv: .venv/bin/python examples/terrain_zarr.py.
 
 Every chunk is computed from its location alone (perlin.dask.grid), so the map is the same, bit
 for bit, for any chunking or number of workers, and no pass over the whole map is needed: the

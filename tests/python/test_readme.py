@@ -25,3 +25,18 @@ def test_the_readme_python_example_runs_and_draws_full_contrast_maps(test_data, 
     assert "0.13691995878400012" in capsys.readouterr().out
     assert np.array_equal(scope["g"].grid((64, 64), step=1 / 64), f.grid((64, 64), step=1 / 64))
     assert scope["img"].shape == (512, 512, 3) and scope["img"].dtype == np.uint8
+
+
+def test_every_python_command_names_its_interpreter(test_data):
+    """Debian's /usr/bin/python3 has numpy, dask and zarr (scripts/install-deps) and finds the
+    package ./scripts/install puts in ~/.local; a bare `python3` may be pyenv's, which has neither."""
+    root = test_data / ".." / ".."
+    for example in sorted((root / "examples").glob("*.py")):
+        text = example.read_text()
+        assert text.startswith("#!/usr/bin/python3\n"), f"{example.name}: shebang"
+        assert f"/usr/bin/python3 examples/{example.name}" in text, f"{example.name}: usage line"
+    readme = (root / "README.md").read_text()
+    for block in re.findall(r"```sh\n(.*?)```", readme, re.S):
+        for line in block.splitlines():
+            command = line.removeprefix("$ ")
+            assert not re.match(r"(python3?|pip3?) ", command), f"README: {line}"
