@@ -4,6 +4,7 @@
 #include "perlin/pending_file.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -172,6 +173,33 @@ TEST(PendingFiles, SigkillAtAnyMomentOfPublishingLeavesTheOldSetOrTheNew) {
   EXPECT_GT(news, 5u);
 }
 
+TEST(PendingFiles, ASwappedFolderKeepsItsGroupAndSetgid) {
+  // A folder shared through its group (setgid, so that new files take the group): the swapped-in
+  // folder must have the same group and mode, or the set's readers lose it.
+  const group* g = ::getgrnam("nogroup");
+  if (::geteuid() != 0 || g == nullptr)
+    GTEST_SKIP() << "giving a folder another group (nogroup) needs root and that group";
+  const temp_dir d;
+  const fs::path out = d.path / "frames";
+  fs::create_directory(out);
+  ASSERT_EQ(::chown(out.c_str(), static_cast<uid_t>(-1), g->gr_gid), 0);
+  ASSERT_EQ(::chmod(out.c_str(), 02775), 0);
+  write_set(out, 4, "old");
+  const ino_t folder = inode_of(out);
+  auto files = pending_set(out, 4, "new");
+  perlin::publish_together(files);
+  EXPECT_EQ(state_of(out, 4), "new");
+  EXPECT_NE(inode_of(out), folder) << "the folder was not swapped";
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_gid, g->gr_gid) << "the folder's group";
+  EXPECT_EQ(st.st_mode & 07777, 02775u) << "the folder's mode, setgid included";
+  for (std::size_t i = 0; i < 4; ++i) {
+    ASSERT_EQ(::stat((out / name_of(i)).c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, g->gr_gid) << "a new file takes the setgid folder's group";
+  }
+}
+
 /// A tmpfs mounted on a fresh folder for the test's lifetime (root only); `why` says why not.
 struct tmpfs_mount {
   std::filesystem::path at;
@@ -216,6 +244,8 @@ TEST(PendingFiles, ALinkIsKeptAndItsFileReplacedInThatFilesFolder) {
   fs::create_symlink("../real/a.png", d.path / "out" / "link.png");
   fs::create_symlink("link.png", d.path / "out" / "chain.png");  // a link to the link
   const ino_t before = inode_of(d.path / "real" / "a.png");
+  const int held = ::open((d.path / "real" / "a.png").c_str(), O_RDONLY);  // keeps its inode
+  ASSERT_GE(held, 0);
   for (const char* name : {"link.png", "chain.png"}) {
     perlin::pending_file f(d.path / "out" / name);
     EXPECT_EQ(f.target(), d.path / "out" / "../real/a.png");
@@ -224,6 +254,10 @@ TEST(PendingFiles, ALinkIsKeptAndItsFileReplacedInThatFilesFolder) {
     EXPECT_EQ(slurp(d.path / "real" / "a.png"), name);
   }
   EXPECT_NE(inode_of(d.path / "real" / "a.png"), before) << "replaced by a new file, not rewritten";
+  char was[4] = {};
+  EXPECT_EQ(::pread(held, was, 3, 0), 3);
+  EXPECT_STREQ(was, "old") << "the old file is untouched";
+  ::close(held);
   EXPECT_EQ(fs::status(d.path / "real" / "a.png").permissions(), static_cast<fs::perms>(0640));
   EXPECT_TRUE(fs::is_symlink(d.path / "out" / "link.png"));
   EXPECT_TRUE(fs::is_symlink(d.path / "out" / "chain.png"));

@@ -91,12 +91,14 @@ class pending_file {
 /// hard link of every other file of the folder, go into a hidden folder beside it, which is
 /// swapped with the folder in one step (Linux's renameat2 RENAME_EXCHANGE); the old folder is
 /// then removed (a file that appeared in it meanwhile is moved into the new one). The folder keeps
-/// its mode; open descriptors of the old folder (a process inside it) still see the old set.
+/// its group and mode (setgid and sticky bits included); open descriptors of the old folder (a
+/// process inside it) still see the old set.
 ///
 /// The swap needs: every file in one folder, which is not this process's working folder, holds
-/// only regular files and is a real folder owned by this user without extended attributes, and a
-/// file system with RENAME_EXCHANGE. Otherwise (and for a single file) the files are published one
-/// after the other, as publish() does; a SIGKILL during those renames (milliseconds) can then
+/// only regular files and is a real folder owned by this user without extended attributes, whose
+/// group this user may give (root, or one of the user's groups), and a file system with
+/// RENAME_EXCHANGE. Otherwise (and for a single file) the files are published one after the
+/// other, as publish() does; a SIGKILL during those renames (milliseconds) can then
 /// leave some new files over the old set. SIGKILL during a swap can leave the hidden
 /// `.NAME.perlin-*` folder beside the folder (the set in the folder is whole). Throws
 /// perlin::io_error as publish() does; the files not yet published are then discarded.

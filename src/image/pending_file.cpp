@@ -408,6 +408,7 @@ struct swap_plan {
   std::string name;                 // its name in the parent
   std::vector<std::string> others;  // its files that stay (hard-linked into the new folder)
   unsigned mode = 0;
+  gid_t group = 0;
 };
 
 /// Whether the set can be published by swapping its folder (publish_together's conditions).
@@ -435,6 +436,7 @@ bool plan_swap(const std::filesystem::path& folder, const std::vector<std::strin
       again.st_ino != st.st_ino)
     return false;
   plan.mode = st.st_mode & 07777;
+  plan.group = st.st_gid;
   const fd_guard dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   std::vector<std::string> names;
   if (dir.fd < 0 || !names_in(dir.fd, names, 1000000)) return false;
@@ -489,7 +491,16 @@ void publish_together(std::span<pending_file> files) {
     for (std::size_t i = 0; i < linked; ++i) ::unlinkat(staged.fd, plan.others[i].c_str(), 0);
     ::rmdir(stage.c_str());
   };
-  bool ok = staged.fd >= 0 && old.fd >= 0 && ::fchmod(staged.fd, plan.mode) == 0;
+  // The folder's group, then its mode (setgid included: chmod after chown, which may clear it).
+  // A group this user may not give (not one of its groups) means no swap: one by one.
+  bool ok = staged.fd >= 0 && old.fd >= 0 &&
+            ::fchown(staged.fd, static_cast<uid_t>(-1), plan.group) == 0 &&
+            ::fchmod(staged.fd, plan.mode) == 0;
+  if (ok) {  // chmod may drop setgid without a word (a group the user is not in): check
+    struct stat made {};
+    ok = ::fstat(staged.fd, &made) == 0 && made.st_gid == plan.group &&
+         (made.st_mode & 07777) == plan.mode;
+  }
   while (ok && linked < plan.others.size()) {
     const char* n = plan.others[linked].c_str();
     if (::linkat(old.fd, n, staged.fd, n, 0) == 0) {
