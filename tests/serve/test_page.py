@@ -216,3 +216,158 @@ def test_shader_json_answers_the_page_and_refuses_by_name(server):
         assert False, "a field whose periods pass 2^31 was answered"
     except urllib.error.HTTPError as e:
         assert e.code == 400 and "2^31 - 1" in json.loads(e.read())["error"]
+
+
+# The layout (issue 50, item 9): the picture large and first, the controls grouped from the
+# tables with a slider beside every ranged number, the advanced settings folded, and every state
+# still in the URL.
+GROUPS = ["field", "fractal", "warp", "picture", "output"]
+
+
+def test_the_picture_is_the_largest_element_and_comes_first(browser, server):
+    d = browser
+    d.set_window_size(1200, 900)
+    d.get(server + "?preset=clouds&size=256x256")
+    picture(d)
+    got = d.execute_script("""
+        const p = document.getElementById('preview'), r = p.getBoundingClientRect();
+        const area = e => { const b = e.getBoundingClientRect(); return b.width * b.height; };
+        let larger = [];  // elements that are not the picture's containers, larger than it
+        for (const e of document.body.querySelectorAll('*')) {
+          if (e === p || e.contains(p) || e.closest('#controls') && e.id !== 'controls') continue;
+          if (area(e) >= area(p)) larger.push(e.tagName + '#' + e.id);
+        }
+        const c = document.getElementById('controls').getBoundingClientRect();
+        return { larger, share: area(p) / (innerWidth * innerHeight), top: r.top, right: r.right,
+                 controlsLeft: c.left, first: !!(p.compareDocumentPosition(
+                   document.getElementById('controls')) & Node.DOCUMENT_POSITION_FOLLOWING) };""")
+    assert got["larger"] == [], got
+    assert got["share"] > 0.5, got  # it fills most of the window
+    assert got["first"] and got["top"] < 20 and got["right"] <= got["controlsLeft"], got
+    # Narrow: the picture on top across the width, the controls below it.
+    d.set_window_size(500, 900)
+    d.get(server + "?preset=clouds&size=256x256")
+    picture(d)
+    got = d.execute_script("""
+        const r = document.getElementById('preview').getBoundingClientRect();
+        const c = document.getElementById('controls').getBoundingClientRect();
+        return [r.top, r.width, r.bottom, c.top, innerWidth];""")
+    assert got[0] < 20 and got[1] > 0.9 * got[4] and got[2] <= got[3], got
+    assert d.execute_script("return document.documentElement.scrollWidth") <= 500
+    d.set_window_size(1200, 900)
+
+
+def options_table(perlin_exe):
+    import json
+    return json.loads(subprocess.run([perlin_exe, "options", "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
+
+
+def test_the_controls_are_grouped_with_a_slider_beside_every_ranged_number(browser, server,
+                                                                           perlin_exe):
+    d = browser
+    d.get(server + "?size=64x48")
+    picture(d)
+    where = d.execute_script("""
+        const out = {};
+        for (const c of document.querySelectorAll('#controls [name]'))
+          out[c.name] = [c.closest('.group')?.dataset.group ?? null, !!c.closest('details.advanced')];
+        return out;""")
+    for group in GROUPS:
+        assert d.execute_script(f"return document.querySelector('#group-{group} h2')?.textContent") \
+            .lower() == group
+    # Every option of the table has a control, in a group.
+    table = options_table(perlin_exe)
+    for row in table:
+        assert row["name"] in where and where[row["name"]][0] in GROUPS, row["name"]
+    expect = {"field": ["noise", "seed", "frequency", "plane"],
+              "fractal": ["fractal", "octaves", "lacunarity", "persistence"],
+              "warp": ["warp", "warp-amplitude", "warp-frequency", "warp-octaves"],
+              "picture": ["preset", "size", "step", "colormap", "range"], "output": ["bits"]}
+    for group, names in expect.items():
+        for name in names:
+            assert where[name] == [group, False], (name, where[name])
+    for name, group in [("ridged-gain", "fractal"), ("erosion", "fractal"), ("warp-seed", "warp"),
+                        ("interp", "field"), ("origin", "picture"), ("crs", "output")]:
+        assert where[name] == [group, True], (name, where[name])
+    assert d.execute_script("return Array.from(document.querySelectorAll('details.advanced'))"
+                            ".every(e => !e.open)")
+    assert d.find_element(By.ID, "download-png").find_element(By.XPATH, "ancestor::section") \
+        .get_attribute("id") == "group-output"
+    # A slider beside every ranged number of the table, within the table's bounds (its own where
+    # they are finite and narrow), logarithmic where it spans decades.
+    sliders = d.execute_script("""
+        const out = {};
+        for (const s of document.querySelectorAll('#controls .slider'))
+          out[s.dataset.for] = { low: Number(s.dataset.low), high: Number(s.dataset.high),
+                                 log: s.dataset.scale === 'log', beside: s.nextElementSibling.name };
+        return out;""")
+    for row in table:
+        if row["type"] not in ("integer", "number", "periods") or "min" not in row:
+            continue
+        s = sliders.get(row["name"])
+        assert s is not None and s["beside"] == row["name"], row["name"]
+        assert s["low"] >= row["min"] and (row["max"] is None or s["high"] <= row["max"]), (row, s)
+        assert not row.get("min_exclusive") or s["low"] > row["min"], (row, s)
+        assert s["log"] == (s["low"] > 0 and s["high"] / s["low"] >= 100), (row, s)
+    assert sliders["octaves"] == {"low": 1, "high": 32, "log": False, "beside": "octaves"}
+    assert sliders["frequency"]["log"] and sliders["frequency"]["high"] / sliders["frequency"]["low"] >= 1000
+    assert sliders["step"]["log"]
+
+
+def slide(driver, name, value):
+    driver.execute_script(
+        "const s = document.querySelector(`.slider[data-for='${arguments[0]}']`); s.value = arguments[1];"
+        "s.dispatchEvent(new Event('input'));", name, value)
+
+
+def control_value(driver, name):
+    return driver.execute_script(f"return document.querySelector(\"[name='{name}']\").value")
+
+
+def test_moving_a_slider_updates_the_number_the_picture_and_the_url(browser, server):
+    d = browser
+    d.get(server + "?size=64x48&fractal=fbm")
+    src = picture(d)
+    # An empty box shows the value in force on its slider: 6 octaves... of the default, 1.
+    assert d.execute_script("return document.querySelector(\".slider[data-for='octaves']\").value") == "1"
+    slide(d, "octaves", "5")
+    assert control_value(d, "octaves") == "5"
+    src2 = picture(d, src)
+    assert "octaves=5" in src2 and "octaves=5" in d.current_url
+    assert fetch(src2) != fetch(src)
+    # The logarithmic frequency slider: position 750 of 1000 from 1/64 to 64 is 64^0.5 = 8.
+    slide(d, "frequency", "750")
+    assert control_value(d, "frequency") == "8"
+    src3 = picture(d, src2)
+    assert "frequency=8" in src3 and "frequency=8" in d.current_url
+    # The box moves its slider.
+    set_control(d, "frequency", "1")
+    assert d.execute_script("return document.querySelector(\".slider[data-for='frequency']\").value") == "500"
+    picture(d, src3)
+    assert "frequency=1&" in d.current_url or d.current_url.endswith("frequency=1")
+
+
+def test_a_folded_control_round_trips_through_the_url(browser, server):
+    d = browser
+    d.get(server + "?size=64x48&fractal=ridged&octaves=4&ridged-gain=3")
+    src = picture(d)
+    box = d.find_element(By.NAME, "ridged-gain")
+    folded = box.find_element(By.XPATH, "ancestor::details")
+    assert folded.get_attribute("open") is None
+    assert not d.execute_script("return arguments[0].checkVisibility()", box)  # folded away
+    assert control_value(d, "ridged-gain") == "3" and "ridged-gain=3" in src
+    assert "(1 set)" in d.execute_script("return arguments[0].querySelector('summary').textContent", folded)
+    # Changed while folded (its slider): the picture, the URL, and a reload keep it.
+    slide(d, "ridged-gain", "5")
+    assert control_value(d, "ridged-gain") == "5"  # steps of 0.01: the value as typed
+    src2 = picture(d, src)
+    assert "ridged-gain=5" in src2 and "ridged-gain=5" in d.current_url
+    shown = fetch(src2)
+    d.refresh()
+    src3 = picture(d)
+    assert control_value(d, "ridged-gain") == "5"
+    assert d.find_element(By.NAME, "ridged-gain").find_element(By.XPATH, "ancestor::details") \
+        .get_attribute("open") is None
+    assert fetch(src3) == shown
+    assert "ridged-gain=5" in WebDriverWait(d, 10).until(lambda b: b.find_element(By.ID, "recipe").text)

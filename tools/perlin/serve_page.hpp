@@ -1,9 +1,13 @@
 // The preview page of `perlin serve`: HTML, CSS and JavaScript in one string, no network needed.
-// Every control is named as the option it sets and generated from the option table (@field@)
-// and the render settings (@render@); the URL's query, a recipe, holds the whole state.
+// The picture comes first and fills most of the window; the controls sit in a side panel (below
+// it on narrow screens), in groups (field, fractal, warp, picture, output) with their advanced
+// settings folded. Every control is named as the option it sets and generated, group and slider
+// included, from the option table and the render settings (@controls@, serve_page.cpp); the
+// URL's query, a recipe, holds the whole state.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace perlin_cli {
 
@@ -15,62 +19,91 @@ enum class page_backend { server, worker };
 /// that it offers exactly what `perlin render` accepts.
 std::string page_html(page_backend backend);
 
+/// The page's own controls (not options of the tables) and the group each sits in, after the
+/// group's table controls (or among its folded advanced settings): the z slice and the loop
+/// player (the field's third and fourth dimensions), a recipe to paste, the exports.
+struct page_extra {
+  std::string_view group;
+  bool advanced;
+  const char* html;
+};
+inline constexpr page_extra k_group_extras[] = {
+    {"field", false,
+     R"HTML(<div class="ctl ranged" title="the slice z = Z of the 3-D field: the third value of --origin"><label for="z">z slice</label><input type="range" id="z" min="-4" max="4" step="0.01" value="0"><output id="z-value">0</output></div>
+<div class="ctl" title="(z, w) around a circle through the 4-D field: the 48 frames of --frames 48 --loop"><label for="play">4-D loop</label><button type="button" id="play">play loop</button></div>
+)HTML"},
+    {"field", true,
+     R"HTML(<input type="hidden" name="perlin"><!-- "1" when the URL is a recipe: it names the whole field -->
+<div class="ctl" title="perlin=1&amp;...: the options above override it"><label for="c-recipe">recipe</label><input type="text" id="c-recipe" name="recipe" placeholder="paste a recipe"></div>
+)HTML"},
+    {"output", false,
+     R"HTML(<div class="ctl pair" title="the picture's files at any size: the PNG as shown, the values as float32 .npy"><label for="export-size">export</label><input type="text" id="export-size" placeholder="size as shown"><span class="links"><a id="download-png" download="noise.png" href="#">PNG</a> <a id="download-npy" download="noise.npy" href="#">.npy</a></span></div>
+)HTML"},
+};
+
 inline constexpr const char* k_page = R"PAGE(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>perlin preview</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>
-body { font: 14px system-ui, sans-serif; margin: 0; display: flex; gap: 16px; padding: 12px; background: #f4f4f2; color: #222; }
-#controls { width: 270px; flex: none; }
-#controls label { display: flex; justify-content: space-between; align-items: center; margin: 3px 0; gap: 6px; }
-#controls input[type=text], #controls select { width: 135px; min-width: 0; }
-#controls details { margin: 6px 0; }
-#view { flex: 1; min-width: 0; }
-#preview { image-rendering: pixelated; cursor: grab; max-width: 100%; border: 1px solid #bbb; background: #ddd; }
-#tiled { display: none; border: 1px solid #bbb; margin-top: 8px; max-width: 100%; }
-#error { color: #b00020; min-height: 1.4em; font-weight: 600; }
-pre { background: #fff; border: 1px solid #ccc; padding: 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
+* { box-sizing: border-box; }
+body { font: 13px system-ui, sans-serif; margin: 0; background: #f4f4f2; color: #222; }
+#app { display: flex; align-items: flex-start; }
+#view { flex: 1; min-width: 0; padding: 10px 12px; }
+#controls { flex: none; width: 370px; height: 100vh; overflow-y: auto; position: sticky; top: 0; padding: 8px 12px 16px; background: #fff; border-left: 1px solid #ccc; }
+#stage { position: relative; display: flex; justify-content: center; min-height: 120px; }
+#preview { display: block; cursor: grab; background: #ddd; box-shadow: 0 0 0 1px #bbb; }
+#error { position: absolute; top: 8px; left: 8px; right: 8px; z-index: 1; background: #fff3f3; border: 1px solid #b00020; border-radius: 4px; padding: 4px 8px; color: #b00020; font-weight: 600; }
+#error:empty { display: none; }
+#readout { justify-content: space-between; margin: 6px 0; }
 #stats { font-variant-numeric: tabular-nums; }
-h1 { font-size: 16px; margin: 0 0 8px; }
+.hint { color: #666; }
+#tiled { display: none; box-shadow: 0 0 0 1px #bbb; margin-top: 8px; max-width: 100%; }
+#gpu-view { display: none; box-shadow: 0 0 0 1px #bbb; max-width: 100%; }
+pre { background: #fff; border: 1px solid #ccc; padding: 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
+h1 { font-size: 16px; margin: 2px 0 6px; }
 .row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
-@media (max-width: 700px) {
-  body { flex-direction: column; padding: 8px; }
-  #controls { width: auto; }
-  #controls input[type=text], #controls select { width: 55%; }
+.group { border-top: 1px solid #ddd; padding: 2px 0 4px; }
+.group h2 { font-size: 11px; text-transform: uppercase; letter-spacing: 0.06em; color: #666; margin: 6px 0 2px; }
+.ctl { display: grid; grid-template-columns: 92px minmax(0, 1fr) 92px; align-items: center; gap: 6px; margin: 2px 0; }
+.ctl > label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.ctl:not(.ranged):not(.pair) > :nth-child(2) { grid-column: 2 / 4; }
+.ctl input[type=text], .ctl select { width: 100%; min-width: 0; }
+.ctl input[type=checkbox] { justify-self: start; }
+.ctl input[type=range] { width: 100%; min-width: 0; margin: 0; }
+.ctl button { justify-self: start; }
+.ctl .links { white-space: nowrap; }
+#controls details.advanced { margin: 2px 0; }
+#controls details.advanced > summary { color: #555; cursor: pointer; margin: 2px 0; }
+.set-count { color: #a35a00; }
+@media (max-width: 800px) {
+  #app { flex-direction: column; align-items: stretch; }
+  #view { padding: 8px; }
+  #controls { width: auto; height: auto; position: static; border-left: 0; border-top: 1px solid #ccc; }
 }
 </style></head>
 <body>
-<div id="controls">
-<h1>perlin preview</h1>
-@render@
-<details open><summary>field</summary>
-@field@
-</details>
-<input type="hidden" name="perlin"><!-- "1" when the URL is a recipe: it names the whole field -->
-<label>recipe <input type="text" name="recipe" placeholder="paste a recipe" title="perlin=1&amp;...: the options above override it"></label>
-<label>z slice <input type="range" id="z" min="-4" max="4" step="0.01" value="0"></label>
-<div class="row"><button type="button" id="play">play loop</button> <span>(48 frames of --frames 48 --loop)</span></div>
-<p>Drag the picture to pan, use the wheel to zoom about the cursor.</p>
-<div class="row"><a id="download-png" download="noise.png" href="#">PNG</a>
-<a id="download-npy" download="noise.npy" href="#">.npy</a>
-<label>export size <input type="text" id="export-size" placeholder="as shown" style="width:90px"></label></div>
-</div>
-<div id="view">
-<div id="error" role="alert"></div>
-<img id="preview" alt="noise preview" draggable="false">
+<main id="app">
+<section id="view">
+<div id="stage"><div id="error" role="alert"></div><img id="preview" alt="noise preview" draggable="false" title="drag to pan, wheel to zoom about the cursor"></div>
+<div class="row" id="readout"><span id="stats"></span><canvas id="histogram" width="256" height="40"></canvas></div>
+<div class="row"><span class="hint">Drag the picture to pan, use the wheel to zoom about the cursor.</span>
+<label title="the same field drawn on this browser's GPU from perlin shader --lang glsl-es --standalone (docs/gpu.md), beside the CPU's picture"><input type="checkbox" id="gpu-mode"> GPU mode (WebGL2)</label></div>
 <div id="tiled" title="2x2 tiles: the seams should not show"></div>
-<div class="row"><label title="the same field drawn on this browser's GPU from perlin shader --lang glsl-es --standalone (docs/gpu.md), beside the CPU's picture"><input type="checkbox" id="gpu-mode"> GPU mode (WebGL2)</label></div>
-<canvas id="gpu-view" style="display:none; border:1px solid #bbb; max-width:100%"></canvas>
+<canvas id="gpu-view"></canvas>
 <div id="gpu-status"></div>
-<div id="stats"></div>
-<canvas id="histogram" width="256" height="60"></canvas>
 <div class="row"><b>Command</b> <button id="copy" type="button">copy</button></div>
 <pre id="command"></pre>
 <b>Recipe</b><pre id="recipe"></pre>
 <b>C++</b><pre id="cpp"></pre>
 <b>Python</b><pre id="python"></pre>
 <b>JavaScript</b><pre id="js"></pre>
-</div>
+</section>
+<aside id="controls">
+<h1>perlin preview</h1>
+@controls@
+</aside>
+</main>
 <script>
 "use strict";
 const controls = Array.from(document.querySelectorAll("#controls [name]"));
@@ -181,6 +214,8 @@ function showInForce(values) {
 async function update() {
   const q = state();
   const query = q.toString();
+  syncSliders();
+  markFolded();
   if (!loop) history.replaceState(null, "", query ? "?" + query : location.pathname);
   const mine = ++generation;
   if (pending) pending.abort();
@@ -201,6 +236,7 @@ async function update() {
   if (shownUrl) URL.revokeObjectURL(shownUrl);
   shownUrl = URL.createObjectURL(blob);
   preview.src = shownUrl;
+  fitPicture();
   preview.dataset.query = query;  // what the picture shows (tests and the curious)
   const tiled = document.getElementById("tiled");
   if (q.get("tileable")) {
@@ -215,6 +251,7 @@ async function update() {
     `render ${body.ms.toFixed(1)} ms · min ${body.min.toFixed(4)} · max ${body.max.toFixed(4)} · mean ${body.mean.toFixed(4)} · mapped [${body.lo.toFixed(4)}, ${body.hi.toFixed(4)}]`;
   drawHistogram(body.histogram);
   showInForce(body.in_force);
+  syncSliders();
   document.getElementById("command").textContent = loop ? loopCommand(body.command) : body.command;
   document.getElementById("recipe").textContent = body.recipe;
   document.getElementById("cpp").textContent = body.cpp;
@@ -373,6 +410,58 @@ for (const [id, ext, type] of [["download-png", ".png", "image/png"], ["download
   });
 }
 
+// The picture fills the room it has, keeping its aspect (pan and zoom map the cursor through
+// naturalWidth / clientWidth): the view's width, and the window's height less the line under it.
+const stage = document.getElementById("stage");
+function fitPicture() {
+  const w = preview.naturalWidth, h = preview.naturalHeight;
+  if (!w || !h) return;
+  const narrow = matchMedia("(max-width: 800px)").matches;
+  const room = Math.max(160, narrow ? 0.7 * innerHeight : innerHeight - 64);
+  const s = Math.min(stage.clientWidth / w, room / h);
+  preview.style.width = Math.max(1, Math.floor(w * s)) + "px";
+  preview.style.height = Math.max(1, Math.floor(h * s)) + "px";
+  preview.style.imageRendering = s >= 2 ? "pixelated" : "auto";  // large pixels stay sharp
+}
+preview.addEventListener("load", fitPicture);
+window.addEventListener("resize", fitPicture);
+
+// Sliders: one beside each ranged number (data-for names its box), synced both ways. A linear
+// slider holds the value; a logarithmic one (data-scale="log") positions 0 to 1000 from data-low
+// to data-high. An empty box shows the value in force (its placeholder) on its slider.
+const sliders = Array.from(document.querySelectorAll("#controls .slider"));
+function sliderValue(s) {
+  const low = Number(s.dataset.low), high = Number(s.dataset.high);
+  const v = s.dataset.scale === "log" ? low * Math.pow(high / low, Number(s.value) / 1000) : Number(s.value);
+  return s.dataset.int ? String(Math.round(v)) : String(Number(v.toPrecision(3)));
+}
+function setSlider(s, text) {
+  const v = parseFloat(text);  // a period's "16,8" shows its first, 16
+  if (!Number.isFinite(v)) return;
+  const low = Number(s.dataset.low), high = Number(s.dataset.high);
+  s.value = s.dataset.scale === "log"
+    ? String(Math.round(1000 * Math.log(Math.min(high, Math.max(low, v)) / low) / Math.log(high / low)))
+    : String(v);
+}
+function syncSliders() {
+  for (const s of sliders) {
+    if (s === document.activeElement) continue;  // the one being dragged leads
+    const box = field(s.dataset.for);
+    setSlider(s, box.value.trim() || box.placeholder);
+  }
+}
+for (const s of sliders) {
+  s.addEventListener("input", () => { field(s.dataset.for).value = sliderValue(s); update(); });
+}
+// A folded group of advanced settings says how many of its controls are set.
+function markFolded() {
+  for (const d of document.querySelectorAll("#controls details.advanced")) {
+    const n = Array.from(d.querySelectorAll("[name]")).filter(
+      c => c.type === "hidden" ? false : c.type === "checkbox" ? c.checked : c.value.trim() !== "").length;
+    d.querySelector(".set-count").textContent = n ? `(${n} set)` : "";
+  }
+}
+
 for (const c of controls) c.addEventListener(c.type === "checkbox" || c.tagName === "SELECT" ? "change" : "input", update);
 document.getElementById("export-size").addEventListener("input", update);
 document.getElementById("copy").addEventListener("click", () => navigator.clipboard?.writeText(document.getElementById("command").textContent));
@@ -421,6 +510,7 @@ function setOriginXY(x, y) {
 document.getElementById("z").addEventListener("input", e => {
   const p = originParts().slice(0, 2);
   field("origin").value = p.map(fmt).join(",") + "," + fmt(Number(e.target.value));
+  document.getElementById("z-value").textContent = fmt(Number(e.target.value));
   update();
 });
 // Play: the frames of `--frames 48 --loop`: frame k at (Z + R cos 2 pi k/48, W + R sin 2 pi k/48)
@@ -455,7 +545,10 @@ document.getElementById("play").addEventListener("click", e => {
 restore();
 {
   const p = originParts();
-  if (p.length >= 3) document.getElementById("z").value = p[2];
+  if (p.length >= 3) {
+    document.getElementById("z").value = p[2];
+    document.getElementById("z-value").textContent = fmt(p[2]);
+  }
 }
 update();
 </script>
