@@ -53,11 +53,24 @@ struct geo_reference {
   double pixel_x = 1, pixel_y = 1;
 };
 
+/// The largest side of a TIFF tile: 4096 samples (64 MiB of float samples a tile, the buffer a tile
+/// is written from; GIS tools use 256 or 512).
+inline constexpr std::size_t k_max_tiff_tile = 4096;
+
+/// The largest tile side a width x height image takes: its longer side rounded up to a multiple
+/// of 16 (a larger tile only adds padding, to the file and to the tile's buffer), at most
+/// k_max_tiff_tile.
+[[nodiscard]] constexpr std::size_t max_tiff_tile(std::size_t width, std::size_t height) noexcept {
+  const std::size_t longer = width > height ? width : height;
+  return longer >= k_max_tiff_tile ? k_max_tiff_tile : (longer + 15) / 16 * 16;
+}
+
 /// The layout of a TIFF: `pages` pages of width x height samples, one sample per pixel.
 struct tiff_layout {
   std::size_t width = 0, height = 0, pages = 1;
   bool float32 = true;  ///< 32-bit float samples, else 16-bit unsigned
-  /// 0: strips of rows; else square tiles of this side (a multiple of 16, as TIFF requires).
+  /// 0: strips of rows; else square tiles of this side (a multiple of 16, as TIFF requires, up to
+  /// max_tiff_tile(width, height)).
   std::size_t tile = 0;
   /// 0: uncompressed; 1 to 9: deflate at that zlib level, with the floating-point (float) or
   /// horizontal (16-bit) predictor.

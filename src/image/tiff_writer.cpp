@@ -224,8 +224,13 @@ void tiff_writer::open(pending_file* target, const tiff_layout& layout) {
       l.height > 0x7FFFFFFF || l.pages > 65535) {
     detail::throw_invalid("size", "a TIFF is 1 to 2^31-1 pixels on each side and 1 to 65535 pages");
   }
-  if (l.tile != 0 && (l.tile % 16 != 0 || l.tile > 65536)) {
-    detail::throw_invalid("tiff-tiles", "a TIFF tile's side is a multiple of 16 up to 65536");
+  if (l.tile != 0 && (l.tile % 16 != 0 || l.tile > max_tiff_tile(l.width, l.height))) {
+    detail::throw_invalid("tiff-tiles", "a TIFF tile's side is a multiple of 16 from 16 to " +
+                                            std::to_string(k_max_tiff_tile) + ", at most " +
+                                            std::to_string(max_tiff_tile(l.width, l.height)) +
+                                            " here (the image's longer side rounded up to a "
+                                            "multiple of 16), got " +
+                                            std::to_string(l.tile));
   }
   if (l.deflate < 0 || l.deflate > 9) detail::throw_invalid("compression", "must be 0 to 9");
   if (l.geo && (l.geo->system.epsg < 1 || l.geo->system.epsg > 65535)) {

@@ -399,10 +399,13 @@ void resolve_file_layout(const render_options& o, render_plan& r) {
   const bool tiff = r.format == file_format::tiff;
   if (o.tiff_tiles) {
     if (!tiff) throw usage_error("--tiff-tiles: tiles are a TIFF layout; write a .tif");
-    if (*o.tiff_tiles < 16 || *o.tiff_tiles > 65536 || *o.tiff_tiles % 16 != 0) {
-      throw usage_error(
-          "--tiff-tiles: a TIFF tile's side is a multiple of 16 from 16 to 65536, got " +
-          std::to_string(*o.tiff_tiles));
+    const auto most = static_cast<std::int64_t>(perlin::max_tiff_tile(r.width, r.height));
+    if (*o.tiff_tiles < 16 || *o.tiff_tiles > most || *o.tiff_tiles % 16 != 0) {
+      throw usage_error("--tiff-tiles: a TIFF tile's side is a multiple of 16 from 16 to " +
+                        std::to_string(perlin::k_max_tiff_tile) + ", at most " +
+                        std::to_string(most) +
+                        " here (the image's longer side rounded up to a multiple of 16), got " +
+                        std::to_string(*o.tiff_tiles));
     }
     r.tiff_tile = static_cast<std::size_t>(*o.tiff_tiles);
   }

@@ -174,6 +174,28 @@ def test_the_static_pages_exports_are_the_clis_files(browser, site, tmp_path):
     assert (got == cli_png(tmp_path, args)).all()
 
 
+def test_the_static_page_has_the_servers_layout_and_sliders(browser, site, tmp_path):
+    # The same page as perlin serve's (serve_page.cpp): the picture first, the groups, and a
+    # slider that sets its number, the worker's picture and the URL.
+    browser.get(site + "node_modules/perlin-exact/page/index.html?size=48x32&fractal=fbm")
+    page_png(browser)
+    assert browser.execute_script(
+        "return Array.from(document.querySelectorAll('#controls .group')).map(g => g.dataset.group)"
+    ) == ["field", "fractal", "warp", "picture", "output"]
+    assert browser.execute_script(
+        "return !!(document.getElementById('preview').compareDocumentPosition("
+        "document.getElementById('controls')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    browser.execute_script(
+        "const s = document.querySelector(\".slider[data-for='octaves']\"); s.value = 5;"
+        "s.dispatchEvent(new Event('input'));")
+    assert browser.execute_script("return document.querySelector(\"[name='octaves']\").value") == "5"
+    WebDriverWait(browser, 60).until(lambda d: "octaves=5" in (d.find_element(
+        "id", "preview").get_attribute("data-query") or ""))
+    assert "octaves=5" in browser.current_url
+    got = page_png(browser)
+    assert (got == cli_png(tmp_path, ["--size", "48x32", "--fractal", "fbm", "--octaves", "5"])).all()
+
+
 @pytest.fixture(scope="module")
 def webgl_browser(tmp_path_factory):
     driver = chromium.start(tmp_path_factory.mktemp("chromium-webgl"), webgl=True)

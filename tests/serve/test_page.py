@@ -244,6 +244,15 @@ def test_the_picture_is_the_largest_element_and_comes_first(browser, server):
     assert got["larger"] == [], got
     assert got["share"] > 0.5, got  # it fills most of the window
     assert got["first"] and got["top"] < 20 and got["right"] <= got["controlsLeft"], got
+    # Shown larger than its pixels, the picture still zooms about the cursor: the wheel over its
+    # centre, pixel (128, 128), keeps that point: origin + 128 (step - 0.8 step).
+    step = d.execute_script("return last.step[0]")
+    d.execute_script("""
+        const r = document.getElementById('preview').getBoundingClientRect();
+        document.getElementById('preview').dispatchEvent(new WheelEvent('wheel', { deltaY: -100,
+          clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));""")
+    x, y = map(float, control_value(d, "origin").split(","))
+    assert x == pytest.approx(128 * 0.2 * step, rel=0.01) and y == pytest.approx(x), (x, y, step)
     # Narrow: the picture on top across the width, the controls below it.
     d.set_window_size(500, 900)
     d.get(server + "?preset=clouds&size=256x256")

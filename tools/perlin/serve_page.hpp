@@ -57,6 +57,7 @@ body { font: 13px system-ui, sans-serif; margin: 0; background: #f4f4f2; color: 
 #error:empty { display: none; }
 #readout { justify-content: space-between; margin: 6px 0; }
 #stats { font-variant-numeric: tabular-nums; }
+#histogram { width: 192px; height: 36px; }
 .hint { color: #666; }
 #tiled { display: none; box-shadow: 0 0 0 1px #bbb; margin-top: 8px; max-width: 100%; }
 #gpu-view { display: none; box-shadow: 0 0 0 1px #bbb; max-width: 100%; }
