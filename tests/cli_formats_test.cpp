@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
+#include "perlin/tiff_writer.hpp"
 
 namespace {
 
@@ -205,6 +207,57 @@ TEST(CliFormats, WhatAFormatCannotHoldIsRefused) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
   }
   EXPECT_TRUE(fs::is_empty(d.path));
+}
+
+TEST(CliFormats, TiffTilesAreAtMost4096AndTheImagesLongerSide) {
+  // A tile is one buffer and one block of the file: a 16x16 image with --tiff-tiles 16384 wrote a
+  // 1 GiB file (1 GiB of memory), 65536 asked for 16 GiB at once. The side is refused past 4096
+  // and past the image's longer side rounded up to a multiple of 16, before anything is written.
+  const temp_dir d;
+  const struct {
+    const char* size;
+    int tile;
+    const char* limit;
+  } refused[] = {
+      {"16x16", 32, "at most 16 here"},    {"16x16", 16384, "at most 16 here"},
+      {"16x16", 65536, "at most 16 here"}, {"100x30", 128, "at most 112 here"},
+      {"30x100", 128, "at most 112 here"}, {"5000x20", 4112, "from 16 to 4096"},
+  };
+  for (const auto& c : refused) {
+    const auto r = run_perlin("render -o " + q(d.path / "a.tif") + " --size " + c.size +
+                              " --tiff-tiles " + std::to_string(c.tile));
+    EXPECT_EQ(r.status, 2) << c.size << " " << c.tile;
+    EXPECT_NE(r.err.find("--tiff-tiles"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.limit), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(d.path));
+  // At the limits: one tile of 112 holds 100x30; 16 holds 16x16.
+  const struct {
+    const char* size;
+    int tile;
+  } taken[] = {{"100x30", 112}, {"16x16", 16}, {"30x100", 16}};
+  for (const auto& c : taken) {
+    const fs::path out = d.path / "b.tif";
+    const auto r = run_perlin("render -q -o " + q(out) + " --size " + c.size + " --tiff-tiles " +
+                              std::to_string(c.tile));
+    ASSERT_EQ(r.status, 0) << r.err;
+    TIFF* t = TIFFOpen(out.c_str(), "r");
+    ASSERT_NE(t, nullptr);
+    std::uint32_t tw = 0, th = 0;
+    TIFFGetField(t, TIFFTAG_TILEWIDTH, &tw);
+    TIFFGetField(t, TIFFTAG_TILELENGTH, &th);
+    TIFFClose(t);
+    EXPECT_EQ(tw, static_cast<std::uint32_t>(c.tile));
+    EXPECT_EQ(th, static_cast<std::uint32_t>(c.tile));
+  }
+  // The library refuses the same layouts (perlin::tiff_writer, for callers other than the CLI).
+  perlin::tiff_layout layout;
+  layout.width = 16;
+  layout.height = 16;
+  layout.tile = 16384;
+  EXPECT_THROW(perlin::tiff_writer{layout}, perlin::invalid_argument);
+  layout.tile = 16;
+  EXPECT_NO_THROW(perlin::tiff_writer{layout});
 }
 
 }  // namespace
