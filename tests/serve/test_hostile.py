@@ -1,5 +1,6 @@
 """`perlin serve` against hostile local clients (docs/serve.md): bounded in count and time, all
-on 127.0.0.1. Slow and idle sockets cannot starve other clients, byte ranges are ignored, other
+on 127.0.0.1. Slow and idle sockets hold no worker, pipelined requests are answered in order, costly
+renders leave a slot for previews, byte ranges are ignored, other
 sites' pages and rebound names are refused, every error body is valid JSON, one server per port."""
 import http.client
 import json
@@ -23,29 +24,110 @@ def request(url, path, headers=None):
     return res.status, body
 
 
-def test_slow_and_idle_sockets_do_not_starve_other_clients(server):
-    u = urllib.parse.urlparse(server)
-    socks = []
+def read_response(f):
+    """One HTTP/1.1 response from the file `f`: (status, headers, body)."""
+    status = int(f.readline().split()[1])
+    headers = {}
+    while (line := f.readline()) not in (b"\r\n", b""):
+        name, value = line.decode("latin-1").split(":", 1)
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, f.read(int(headers.get("content-length", 0)))
+
+
+def test_slow_clients_cannot_hold_the_workers(perlin_exe):
+    # Three times as many sockets as workers send one byte every 1.5 s (under a per-read timeout
+    # of 2 s) and as many more stay idle: none holds a worker, so previews answer at once, and
+    # each trickling request is closed (408) 2 s after its first byte however it trickles.
+    proc, url = start_server(perlin_exe, "--workers", "4")
+    u = urllib.parse.urlparse(url)
+    trickling, idle = [], []
     try:
-        for i in range(24):  # more than the old 8 workers; each trickles or idles
+        start = time.monotonic()
+        for _ in range(12):
             s = socket.create_connection((u.hostname, u.port), timeout=10)
-            if i % 2 == 0:
-                s.sendall(b"GET /render.png?size=8x8 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            socks.append(s)
-        for _ in range(3):
-            start = time.monotonic()
-            status, _ = request(server, "/render.png?size=16x16")
+            s.sendall(b"GET /render.png?size=8x8 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            trickling.append(s)
+            idle.append(socket.create_connection((u.hostname, u.port), timeout=10))
+        for round in range(3):  # at 0, 1.5 and 3 s
+            asked = time.monotonic()
+            status, _ = request(url, "/render.png?size=32x32")
             assert status == 200
-            assert time.monotonic() - start < 1.5
-            for s in socks[::2]:
+            assert time.monotonic() - asked < 1.0, "a preview waited behind slow clients"
+            if round == 2:
+                break
+            time.sleep(1.5 - (time.monotonic() - asked))
+            for s in trickling:
                 try:
                     s.sendall(b"X")
                 except OSError:
-                    pass  # the server already closed it: good
-            time.sleep(0.3)
+                    pass  # the server closed it already: good
+        for s in trickling:  # closed by now (2 s after the first byte), not still trickling
+            s.settimeout(max(0.1, start + 3.5 - time.monotonic()))
+            answer = b""
+            try:
+                while chunk := s.recv(4096):
+                    answer += chunk
+            except ConnectionResetError:
+                pass  # closed with the unread trickle in its buffer: the 408 may be lost
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer
     finally:
-        for s in socks:
+        for s in trickling + idle:
             s.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("count", [3, 50])
+def test_pipelined_requests_are_answered_in_order(server, count):
+    u = urllib.parse.urlparse(server)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(b"".join(f"GET /stats.json?size={8 + i % 5}x8&seed={i} HTTP/1.1\r\n"
+                           f"Host: 127.0.0.1\r\n\r\n".encode() for i in range(count)))
+        f = s.makefile("rb")
+        for i in range(count):
+            status, _, body = read_response(f)
+            assert status == 200
+            stats = json.loads(body)
+            assert f"--seed {i}" in stats["command"] and stats["width"] == 8 + i % 5
+
+
+def test_costly_renders_of_two_clients_do_not_delay_a_preview(perlin_exe):
+    # Two clients keep six costly renders going (three connections each, back to back, each
+    # stopped at its 2 s budget); a third client's small previews must not wait for them (before,
+    # one waited for a budget or more): costly renders share one of the two render slots, and a
+    # freed slot goes to the cheapest request waiting.
+    import threading
+    proc, url = start_server(perlin_exe, "--time-budget", "2")
+    costly = "/render.png?size=2048x2048&fractal=fbm&octaves=16"
+    done = threading.Event()
+    answers = []
+
+    def client(seed):
+        try:
+            while not done.is_set():
+                answers.append(request(url, f"{costly}&seed={seed}")[0])
+        except OSError:
+            pass  # the server stopped under it
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(6)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(0.5)  # the costly renders are under way, more are waiting
+        worst = 0
+        for _ in range(5):
+            asked = time.monotonic()
+            assert request(url, "/render.png?size=32x32")[0] == 200
+            worst = max(worst, time.monotonic() - asked)
+            time.sleep(0.3)
+        assert worst < 1.0, f"a preview waited {worst:.1f} s behind another client's renders"
+    finally:
+        done.set()
+        proc.terminate()  # the renders stop between bands, the waiting requests leave
+        for t in threads:
+            t.join(timeout=30)
+        proc.wait(timeout=10)
+    assert set(answers) <= {200, 503}
 
 
 def test_byte_ranges_are_ignored(server):
@@ -89,12 +171,33 @@ def test_repeated_parameters_are_refused_like_the_cli(server):
 def test_large_renders_are_refused_within_the_servers_memory_budget(server):
     status, body = request(server, "/render.npy?size=16384x16384&download=1")
     assert status == 413 and "MiB a request" in json.loads(body)["error"]
+    # Over the CLI's own limit too (it says so first): 413, as docs/serve.md promises.
+    for path in ("/render.png?size=100000x100000", "/render.npy?size=100000x100000&download=1",
+                 "/shader.json?size=100000x100000"):
+        status, body = request(server, path)
+        assert status == 413 and "MiB a request" in json.loads(body)["error"], path
+
+
+@pytest.mark.parametrize("query,shown", [
+    ("size=8%00x8", "--size: '8\\x00x8' holds a NUL byte"),
+    ("octaves=3%00abc", "--octaves: '3\\x00abc' holds a NUL byte"),
+    ("preset=clo%00uds", "--preset: 'clo\\x00uds' holds a NUL byte"),
+    ("colormap=a%00b", "--colormap: 'a\\x00b' holds a NUL byte"),
+    ("si%00ze=8x8", "'si\\x00ze' holds a NUL byte"),
+])
+def test_a_nul_byte_is_refused_and_shown_whole(server, query, shown):
+    # A NUL once ended the message where a parser quoted the value ("--size: '8").
+    status, body = request(server, "/render.png?" + query)
+    assert status == 400 and shown in json.loads(body)["error"]
 
 
 def test_one_server_per_port_and_a_clear_host_message(perlin_exe, server):
     port = urllib.parse.urlparse(server).port
     second = subprocess.run([perlin_exe, "serve", "--port", str(port)], capture_output=True, text=True, timeout=10)
+    # It says why (the system's words) and what to do.
     assert second.returncode != 0 and "cannot listen" in second.stderr
+    assert "Address already in use" in second.stderr, second.stderr
+    assert f"try --port {port + 1}, or --port 0" in second.stderr, second.stderr
     empty = subprocess.run([perlin_exe, "serve", "--host", ""], capture_output=True, text=True, timeout=10)
     assert empty.returncode == 2 and "--host: give an address" in empty.stderr
 

@@ -100,7 +100,7 @@ def test_the_page_offers_every_preset_colormap_and_warp(server, perlin_exe, tmp_
     ("/stats.json?size=4x4&warp=basic&warp-amplitude=1e308", 400, "warp-amplitude: the warped coordinates overflow"),
     ("/render.png?octave=3", 400, "unknown option 'octave' (did you mean 'octaves'?)"),
     ("/render.png?bogus=1", 400, "unknown option 'bogus'"),
-    ("/render.png?size=100000x100000", 400, "bytes of memory"),
+    ("/render.png?size=100000x100000", 413, "bytes of memory"),
     ("/render.png?size=4096x4096", 400, "previews are at most 2048x2048"),
     ("/stats.json?seed=-3", 400, "seed: '-3' is not an integer"),
     ("/render.png?preset=velvet", 400, "--preset: unknown 'velvet'"),

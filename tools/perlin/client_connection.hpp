@@ -1,27 +1,84 @@
-// Whether the client of a request is still connected, for `perlin serve` to stop renders nobody
-// waits for. cpp-httplib 0.11 gives a handler no view of its socket, so the socket is found by
-// the request's two addresses.
+// The connections of `perlin serve`. cpp-httplib 0.11 gives each connection a worker thread that
+// reads the request with a timeout per read (a client sending one byte a second holds it for
+// ever) and forgets what it read ahead (of requests sent in one write, only the first was
+// answered). Here one thread (an event loop over poll) holds every connection until a request
+// has arrived whole, within a deadline for the whole request; only then does a worker take the
+// connection, answer its requests in order from the bytes read (cpp-httplib's own request parser
+// and response writer, through its Stream interface), and hand the connection back.
 #pragma once
 
+#include <httplib.h>
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace perlin_cli {
 
-/// The connection a request came on (its socket, found by the local and remote address and port).
+/// The limits of the server's connections.
+struct connection_limits {
+  std::size_t workers = 32;           ///< threads that answer requests that have arrived whole
+  double request_seconds = 2;         ///< a request arrives whole within this of its first byte
+  double idle_seconds = 2;            ///< a connection with no request in it closes after this
+  double write_seconds = 10;          ///< each write of a response (a client that stops reading)
+  std::size_t keep_alive_max = 100;   ///< requests on one connection
+  std::size_t max_connections = 512;  ///< waiting connections (the oldest is dropped)
+  std::size_t max_request_bytes = 98304;  ///< the request line, headers and body (else 431)
+};
+
+/// An HTTP server (cpp-httplib's routes, handlers and guards) whose connections wait in one event
+/// loop until a request has arrived whole. A slow client holds no worker: its request is closed
+/// (408) `request_seconds` after its first byte however it trickles. Requests sent together
+/// (pipelined) are answered in order on one connection.
+class gated_server : public httplib::Server {
+ public:
+  explicit gated_server(const connection_limits& limits);
+  ~gated_server() override;
+  gated_server(const gated_server&) = delete;
+  gated_server& operator=(const gated_server&) = delete;
+
+  /// Serves until stop() (after bind_to_port): the loop, the workers and cpp-httplib's accept.
+  bool run();
+
+  struct connection;
+
+ private:
+  bool process_and_close_socket(socket_t sock) override;  // cpp-httplib's, per accepted socket
+  void loop();
+  void work();
+  void serve(std::unique_ptr<connection> c);
+  void hand_back(std::unique_ptr<connection> c);
+
+  connection_limits limits_;
+  std::mutex mutex_;
+  std::condition_variable ready_cv_;
+  std::deque<std::unique_ptr<connection>> inbox_;  // new and returned connections, for the loop
+  std::deque<std::unique_ptr<connection>> ready_;  // a request whole, for a worker
+  bool stopping_ = false;
+  int wake_[2] = {-1, -1};  // a pipe that wakes the loop
+  std::thread loop_thread_;
+  std::vector<std::thread> workers_;
+};
+
+/// The connection a request came on: the one the calling thread is answering (a handler runs on
+/// the worker that answers its request).
 class client_connection {
  public:
-  /// Finds the process's socket whose local and peer addresses are these (numeric, as cpp-httplib
-  /// writes them). When none matches, the connection is unknown and taken as still there.
-  client_connection(const std::string& local_addr, int local_port, const std::string& remote_addr,
-                    int remote_port);
+  /// The connection of the request this thread answers; unknown (taken as still there) outside.
+  static client_connection current();
 
   /// False once the client has closed its end (it sent FIN: a client that shuts down its writing
   /// side but still waits for the answer is taken as gone, as nginx does) or the connection
   /// failed. Never blocks and never reads: request bytes the client sent ahead (HTTP pipelining)
-  /// stay in the socket for the server.
+  /// stay for the server.
   [[nodiscard]] bool still_there() const;
 
-  /// Whether the socket was found.
+  /// Whether the socket is known.
   [[nodiscard]] bool known() const { return fd_ >= 0; }
 
  private:

@@ -5,7 +5,10 @@
 #include "serve.hpp"
 
 #include <httplib.h>
+#include <netdb.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,10 +16,13 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <memory>
-#include <semaphore>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -46,10 +52,8 @@ struct serve_options {
   std::string host = "127.0.0.1";
   bool open = false;
   double time_budget = 10;
+  int workers = 32;
 };
-
-/// Renders at once; further requests wait their turn (the page drops stale answers).
-std::counting_semaphore<2> g_renders(2);
 
 /// A request the server refuses: HTTP `status` with the message in JSON.
 struct http_error : std::runtime_error {
@@ -61,15 +65,91 @@ struct http_error : std::runtime_error {
 /// as much.
 std::atomic<double> g_budget_seconds{10};
 
-/// Resolves and renders the query's picture (one frame), counting its time.
+/// Renders whose estimated work (render_work) is at most this are cheap: a preview of the page
+/// (512x512 with 16 evaluations a sample) takes tens of milliseconds.
+constexpr double k_cheap_work = double(std::uint64_t{1} << 22);
+
+/// The noise evaluations a render needs, estimated: per sample, one a fractal octave, one per
+/// axis a warp octave, four with the gradient (relief, normal maps).
+double render_work(const render_plan& plan) {
+  const double octaves = plan.spec.fractal == "none" ? 1 : plan.spec.octaves;
+  const double warp = plan.spec.warp == "none"    ? 0
+                      : plan.spec.warp == "basic" ? 1
+                                                  : plan.spec.warp_octaves;
+  const double per_sample =
+      (octaves + warp * static_cast<double>(std::max<std::size_t>(2, plan.dims))) *
+      (plan.with_gradient() ? 4 : 1);
+  return static_cast<double>(plan.samples()) * per_sample;
+}
+
+/// The 2 render slots, shared so that one client's costly renders cannot hold back another's
+/// preview: costly renders (over k_cheap_work) take at most one slot together, so the other is
+/// always free for cheap ones within a cheap render's time; a freed slot goes to the cheapest
+/// request waiting (the earliest among equals). A request leaves the queue when its client does.
+class render_slots {
+ public:
+  /// Waits for a slot for a render of `work`; false when `gone()` turned true while waiting.
+  template <class Gone>
+  bool acquire(double work, Gone&& gone) {
+    std::unique_lock lock(mutex_);
+    const auto me = waiting_.emplace(work, next_++).first;
+    for (;;) {
+      if (my_turn(me)) {
+        waiting_.erase(me);
+        --free_;
+        if (work > k_cheap_work) ++costly_running_;
+        return true;
+      }
+      changed_.wait_for(lock, std::chrono::milliseconds(100));
+      if (!my_turn(me) && gone()) {
+        waiting_.erase(me);
+        changed_.notify_all();
+        return false;
+      }
+    }
+  }
+  void release(double work) {
+    {
+      const std::lock_guard lock(mutex_);
+      ++free_;
+      if (work > k_cheap_work) --costly_running_;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  using entry = std::pair<double, std::uint64_t>;  // work, arrival
+  bool eligible(const entry& e) const { return e.first <= k_cheap_work || costly_running_ == 0; }
+  /// A slot is free and `me` is the first eligible request in the queue (cheapest first).
+  bool my_turn(std::set<entry>::iterator me) const {
+    if (free_ == 0 || !eligible(*me)) return false;
+    for (auto it = waiting_.begin(); it != me; ++it) {
+      if (eligible(*it)) return false;
+    }
+    return true;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::set<entry> waiting_;
+  std::uint64_t next_ = 0;
+  int free_ = 2;
+  int costly_running_ = 0;
+};
+
+render_slots g_renders;
+
 /// One of the 2 render slots, held while a picture is evaluated, mapped and encoded (every copy
 /// of its data is made inside the slot).
 class render_slot {
  public:
-  render_slot() { g_renders.acquire(); }
-  ~render_slot() { g_renders.release(); }
+  explicit render_slot(double work) : work_(work) {}
+  ~render_slot() { g_renders.release(work_); }
   render_slot(const render_slot&) = delete;
   render_slot& operator=(const render_slot&) = delete;
+
+ private:
+  double work_;
 };
 
 /// Most bytes one request may hold (values, gradient, pixels, the encoded file): with 2 slots, the
@@ -84,17 +164,37 @@ struct rendered {
   std::unique_ptr<render_slot> slot;  // held until the response's bytes are made
 };
 
+/// SIGINT or SIGTERM came: renders stop between bands, and requests waiting for a slot leave.
+std::atomic<bool> g_stopping{false};
+
 /// The client went away: its render stops (the answer has nowhere to go).
 struct client_gone : std::runtime_error {
   client_gone() : std::runtime_error("the client closed the connection") {}
 };
 
+/// The query's plan, if the server renders it: a size over the CLI's memory limit is 413, as a
+/// size over the server's own (the CLI's check, in resolve, says it first).
+render_plan resolve_servable(const query& q) {
+  render_plan plan;
+  try {
+    plan = resolve(q.options);
+  } catch (const usage_error& e) {
+    if (std::string_view(e.what()).starts_with("--size: the render would need")) {
+      throw http_error(413, std::string(e.what()) + "; the server renders at most " +
+                                std::to_string(k_request_memory >> 20) +
+                                " MiB a request: use perlin render for larger files");
+    }
+    throw;
+  }
+  check_servable(q, plan);
+  return plan;
+}
+
 /// Renders the query for the client on `client`: stops between bands (65,536 samples) when the
 /// time budget is spent (503) or the client has gone away.
 rendered render_query(const query& q, const client_connection& client) {
   rendered out;
-  out.plan = resolve(q.options);
-  check_servable(q, out.plan);
+  out.plan = resolve_servable(q);
   // Every copy counted: the float values, a relief's gradient, the pixels, the encoded file.
   const std::uint64_t per_sample =
       4 + (out.plan.with_gradient() ? 8 : 0) +
@@ -107,8 +207,12 @@ rendered render_query(const query& q, const client_connection& client) {
                               std::to_string(out.plan.samples() * per_sample >> 20) +
                               " MiB); use perlin render for larger files");
   }
-  out.slot = std::make_unique<render_slot>();
-  if (!client.still_there()) throw client_gone();  // left while waiting for a slot
+  const double work = render_work(out.plan);
+  if (!g_renders.acquire(work, [&] { return g_stopping || !client.still_there(); })) {
+    if (g_stopping) throw http_error(503, "the server is stopping");
+    throw client_gone();  // left while waiting for a slot
+  }
+  out.slot = std::make_unique<render_slot>(work);
   const auto start = std::chrono::steady_clock::now();
   // A time budget per render, checked between bands of 65,536 samples: a costly request gives
   // its slot back instead of holding it for minutes.
@@ -117,6 +221,7 @@ rendered render_query(const query& q, const client_connection& client) {
                                     std::chrono::duration<double>(budget));
   out.plan.band_samples = std::size_t{1} << 16;
   render_frame(out.plan, 0, out.values, [&](double done) {
+    if (g_stopping) throw http_error(503, "the server is stopping");
     if (!client.still_there()) throw client_gone();
     if (std::chrono::steady_clock::now() > deadline) {
       throw http_error(503, "the render took longer than " + perlin::detail::number_text(budget) +
@@ -161,10 +266,6 @@ std::string stats_json_of(const query& q, const rendered& r) {
   return stats_json(q, r.plan, r.values, r.ms);
 }
 
-client_connection client_of(const httplib::Request& req) {
-  return {req.local_addr, req.local_port, req.remote_addr, req.remote_port};
-}
-
 void install_routes(httplib::Server& svr) {
   svr.Get("/", [page = page_html(page_backend::server)](const httplib::Request&,
                                                         httplib::Response& res) {
@@ -173,10 +274,11 @@ void install_routes(httplib::Server& svr) {
   svr.Get("/render.png", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
       const query q = parse_query(req.params, ".png");
-      rendered r = render_query(q, client_of(req));
+      rendered r = render_query(q, client_connection::current());
       const auto pixels = to_pixels(r.plan, r.values);
       const auto format = pixel_format_of(r.plan);
-      const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels);
+      const auto png = perlin::encode_png(r.plan.width, r.plan.height, format, pixels,
+                                          {.recipe = r.plan.recipe});
       res.set_header("X-Render-Ms", json_number(r.ms));
       // The stats ride with the picture (one request per change); headers are ASCII.
       std::string stats = stats_json(q, r.plan, r.values, r.ms);
@@ -190,7 +292,7 @@ void install_routes(httplib::Server& svr) {
     answer(res, [&] {
       query q = parse_query(req.params, ".npy");
       drop_pixel_settings(q);
-      const rendered r = render_query(q, client_of(req));
+      const rendered r = render_query(q, client_connection::current());
       const std::size_t shape[2] = {r.plan.height, r.plan.width};
       const auto npy = perlin::encode_npy(shape, r.values.values);
       res.set_content(std::string(npy.begin(), npy.end()), "application/octet-stream");
@@ -200,15 +302,15 @@ void install_routes(httplib::Server& svr) {
     answer(res, [&] {
       const query q = parse_query(req.params, ".png");
       res.set_header("Cache-Control", "no-store");
-      res.set_content(stats_json_of(q, render_query(q, client_of(req))), "application/json");
+      res.set_content(stats_json_of(q, render_query(q, client_connection::current())),
+                      "application/json");
     });
   });
   // The page's GPU mode: the field's GLSL ES program and the picture's geometry (no render).
   svr.Get("/shader.json", [](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
       const query q = parse_query(req.params, ".png");
-      const render_plan plan = resolve(q.options);
-      check_servable(q, plan);
+      const render_plan plan = resolve_servable(q);
       res.set_header("Cache-Control", "no-store");
       res.set_content(shader_json(plan), "application/json");
     });
@@ -274,6 +376,36 @@ void install_guards(httplib::Server& svr, const std::string& listen_host) {
   });
 }
 
+/// Why binding `host`:`port` fails: the system's message for binding a socket there as the
+/// server does (cpp-httplib's bind_to_port says only that it failed).
+std::string why_not_listening(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+      rc != 0) {
+    return gai_strerror(rc);
+  }
+  std::string why = "no address to bind";
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+      why = std::strerror(errno);
+      continue;
+    }
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    const bool bound = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 1) == 0;
+    why = bound ? "the port was taken while starting" : std::strerror(errno);
+    ::close(fd);
+    if (!bound) break;
+  }
+  freeaddrinfo(found);
+  return why;
+}
+
 bool is_loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
@@ -290,19 +422,19 @@ int run_serve(const serve_options& o) {
   if (!(o.time_budget > 0) || !(o.time_budget <= 86400))
     throw usage_error("--time-budget: must be > 0 and at most 86400");
   g_budget_seconds = o.time_budget;
+  if (o.workers < 1 || o.workers > 1024) throw usage_error("--workers: must be 1 to 1024");
   if (o.host.empty()) {
     throw usage_error(
         "--host: give an address to listen on (127.0.0.1, ::1, or 0.0.0.0 for every interface)");
   }
-  httplib::Server svr;
+  connection_limits limits;
+  limits.workers = static_cast<std::size_t>(o.workers);
+  // Slow clients cannot hold the workers: a connection waits in one event loop until its request
+  // is whole, which must happen within 2 s of its first byte (else 408); an idle kept-alive
+  // connection is closed after 2 s. Workers (32) answer whole requests; at most 2 render.
+  gated_server svr(limits);
   svr.set_payload_max_length(1 << 16);
-  // Slow clients cannot hold the workers: a request's headers must arrive within 2 s, an idle
-  // kept-alive connection is closed after 2 s, and there are more workers (32) than renders (2).
-  svr.set_read_timeout(2, 0);
   svr.set_write_timeout(10, 0);
-  svr.set_keep_alive_timeout(2);
-  svr.set_keep_alive_max_count(100);
-  svr.new_task_queue = [] { return new httplib::ThreadPool(32); };
   // One server per port: SO_REUSEADDR only (cpp-httplib's default, SO_REUSEPORT, lets a second
   // server bind the same port and take half of its requests).
   svr.set_socket_options([](socket_t sock) {
@@ -313,8 +445,12 @@ int run_serve(const serve_options& o) {
   install_guards(svr, o.host);
   const int port =
       o.port == 0 ? svr.bind_to_any_port(o.host) : (svr.bind_to_port(o.host, o.port) ? o.port : -1);
-  if (port < 0)
-    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
+  if (port < 0) {
+    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " +
+                             why_not_listening(o.host, o.port) + "; try --port " +
+                             std::to_string(o.port == 65535 ? 8080 : o.port + 1) +
+                             ", or --port 0 for a free one");
+  }
   if (!is_loopback(o.host)) {
     std::fprintf(stderr, "perlin: warning: listening on %s, not only on this machine\n",
                  o.host.c_str());
@@ -326,24 +462,23 @@ int run_serve(const serve_options& o) {
   if (std::printf("perlin serve: %s\n", url.c_str()) < 0 || std::fflush(stdout) != 0) {
     throw std::runtime_error("cannot write to standard output");
   }
-  std::atomic<bool> stopping{false};
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
-    stopping = true;
+    g_stopping = true;
     svr.stop();
   });
   if (o.open) {
     const std::string cmd = "xdg-open '" + url + "' >/dev/null 2>&1 &";
     [[maybe_unused]] const int rc = std::system(cmd.c_str());
   }
-  const bool ok = svr.listen_after_bind();
+  const bool ok = svr.run();
   // Wakes the thread that waits for the signals (sigwait on SIGINT and SIGTERM).
   // NOLINTNEXTLINE(bugprone-bad-signal-to-kill-thread)
-  if (!stopping) pthread_kill(waiter.native_handle(), SIGTERM);
+  if (!g_stopping) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
   std::fprintf(stderr, "perlin serve: stopped\n");
-  return ok || stopping ? 0 : 1;
+  return ok || g_stopping ? 0 : 1;
 }
 
 }  // namespace
@@ -360,6 +495,8 @@ void add_serve_command(CLI::App& app, std::function<int()>& run) {
          "--time-budget", opts->time_budget,
          "Seconds one preview may render (exports: 6 times as long); past it the request gets 503")
       ->capture_default_str();
+  // For the tests: fewer workers make "more slow clients than workers" cheap to send.
+  cmd->add_option("--workers", opts->workers, "Threads that answer requests")->group("");
   cmd->callback([opts, &run] { run = [opts] { return run_serve(*opts); }; });
 }
 

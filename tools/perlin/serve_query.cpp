@@ -112,6 +112,15 @@ query parse_query(const std::multimap<std::string, std::string>& params, const s
   o.output = "noise" + ext;
   o.quiet = true;
   for (const auto& [key, value] : params) {
+    // A NUL (%00) would end the text where the option parsers quote it: refused here, shown.
+    if (key.find('\0') != std::string::npos) {
+      throw usage_error("the parameter name " + perlin::detail::quoted(key) +
+                        " holds a NUL byte (%00)");
+    }
+    if (value.find('\0') != std::string::npos) {
+      throw usage_error("--" + key + ": " + perlin::detail::quoted(value) +
+                        " holds a NUL byte (%00), which no option takes");
+    }
     if (params.count(key) > 1) throw usage_error("--" + key + ": given more than once");
     if (value.size() > 4096) throw usage_error("--" + key + ": value too long");
   }
