@@ -4,7 +4,6 @@
 #include "serve_page.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -14,6 +13,7 @@
 #include "perlin/option_table.hpp"
 #include "presets.hpp"
 #include "render_plan.hpp"
+#include "runtime/text.hpp"
 
 namespace perlin_cli {
 
@@ -126,11 +126,7 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
-std::string number_attr(double v) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;  // shortest round trip
-  return {buf, end};
-}
+std::string number_attr(double v) { return perlin::detail::number_text(v); }
 
 /// The slider beside a number box: linear sliders carry the values themselves, logarithmic ones
 /// positions 0 to 1000 between data-low and data-high (the page's script maps them).
