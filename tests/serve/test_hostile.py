@@ -198,6 +198,11 @@ def test_one_server_per_port_and_a_clear_host_message(perlin_exe, server):
     assert second.returncode != 0 and "cannot listen" in second.stderr
     assert "Address already in use" in second.stderr, second.stderr
     assert f"try --port {port + 1}, or --port 0" in second.stderr, second.stderr
+    # An address of no interface here (TEST-NET-1): why, and what --host takes.
+    elsewhere = subprocess.run([perlin_exe, "serve", "--host", "192.0.2.1", "--port", "0"], capture_output=True,
+                               text=True, timeout=10)
+    assert elsewhere.returncode == 1 and "Cannot assign requested address" in elsewhere.stderr, elsewhere.stderr
+    assert "--host takes an address of this machine" in elsewhere.stderr
     empty = subprocess.run([perlin_exe, "serve", "--host", ""], capture_output=True, text=True, timeout=10)
     assert empty.returncode == 2 and "--host: give an address" in empty.stderr
 

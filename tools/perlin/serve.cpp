@@ -376,33 +376,40 @@ void install_guards(httplib::Server& svr, const std::string& listen_host) {
   });
 }
 
-/// Why binding `host`:`port` fails: the system's message for binding a socket there as the
-/// server does (cpp-httplib's bind_to_port says only that it failed).
+/// Why binding `host`:`port` fails, and what to try: the system's message for binding a socket
+/// there as the server does (cpp-httplib's bind_to_port says only that it failed).
 std::string why_not_listening(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
+  const std::string other_host =
+      "; --host takes an address of this machine (127.0.0.1, ::1, or 0.0.0.0 for every interface)";
   if (const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
       rc != 0) {
-    return gai_strerror(rc);
+    return gai_strerror(rc) + other_host;
   }
-  std::string why = "no address to bind";
-  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+  int error = 0;
+  for (const addrinfo* a = found; a != nullptr && error == 0; a = a->ai_next) {
     const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) {
-      why = std::strerror(errno);
+      error = errno;
       continue;
     }
     int yes = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    const bool bound = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 1) == 0;
-    why = bound ? "the port was taken while starting" : std::strerror(errno);
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 1) != 0) error = errno;
     ::close(fd);
-    if (!bound) break;
   }
   freeaddrinfo(found);
+  if (error == 0) return "the port was taken while the server started; try again, or --port 0";
+  const std::string why = std::strerror(error);
+  if (error == EADDRINUSE || error == EACCES) {
+    const std::string next = std::to_string(port == 0 || port == 65535 ? 8080 : port + 1);
+    return why + "; try --port " + next + ", or --port 0 for a free one";
+  }
+  if (error == EADDRNOTAVAIL) return why + other_host;
   return why;
 }
 
@@ -447,9 +454,7 @@ int run_serve(const serve_options& o) {
       o.port == 0 ? svr.bind_to_any_port(o.host) : (svr.bind_to_port(o.host, o.port) ? o.port : -1);
   if (port < 0) {
     throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " +
-                             why_not_listening(o.host, o.port) + "; try --port " +
-                             std::to_string(o.port == 65535 ? 8080 : o.port + 1) +
-                             ", or --port 0 for a free one");
+                             why_not_listening(o.host, o.port));
   }
   if (!is_loopback(o.host)) {
     std::fprintf(stderr, "perlin: warning: listening on %s, not only on this machine\n",
