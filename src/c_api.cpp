@@ -23,6 +23,7 @@ struct perlin_field {
   perlin::field_spec spec;
   perlin::field field;
   std::vector<std::string> given;  // the options set, for the unused-option warnings
+  std::string recipe_warning;  // the render settings its recipe carried (recipe_skipped_warning)
 };
 
 namespace {
@@ -192,9 +193,10 @@ perlin_field* perlin_field_from_recipe(const char* text) {
   }
   perlin_field* out = nullptr;
   const int rc = guarded([&] {
-    perlin::field_spec spec = perlin::spec_from_recipe(text);
+    std::vector<std::pair<std::string, std::string>> skipped;
+    perlin::field_spec spec = perlin::spec_from_recipe(text, &skipped);
     perlin::field f = perlin::make_field(spec);
-    out = new perlin_field{std::move(spec), f, {}};
+    out = new perlin_field{std::move(spec), f, {}, perlin::recipe_skipped_warning(skipped)};
   });
   return rc == PERLIN_OK ? out : nullptr;
 }
@@ -206,6 +208,7 @@ size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size) 
   }
   std::string text;
   if (guarded([&] {
+        if (!field->recipe_warning.empty()) text += field->recipe_warning + "\n";
         for (const auto& w : perlin::unused_options(field->spec, field->given, ""))
           text += w + "\n";
       }) != PERLIN_OK) {

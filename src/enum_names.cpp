@@ -9,6 +9,7 @@
 #include "detail/error.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field.hpp"
+#include "perlin/option_table.hpp"
 
 namespace perlin {
 
@@ -52,13 +53,12 @@ std::vector<std::string> names_of(const table<E, N>& t) {
 
 template <class E, std::size_t N>
 E parse(const table<E, N>& t, std::string_view name, const char* parameter, const char* noun) {
-  std::string valid;
+  std::vector<std::string_view> valid;
   for (const auto& [value, n] : t) {
     if (n == name) return value;
-    valid += (valid.empty() ? "" : ", ") + std::string(n);
+    valid.push_back(n);
   }
-  detail::throw_invalid(parameter, "unknown " + std::string(noun) + " '" + std::string(name) +
-                                       "' (valid: " + valid + ")");
+  detail::throw_invalid(parameter, unknown_choice(name, valid, noun));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_set>
 
 #include "detail/error.hpp"
 #include "perlin/error.hpp"
@@ -330,9 +331,8 @@ void option_info::set(field_spec& spec, std::string_view text) const {
     case option_type::choice: {
       const auto names = choices();
       if (std::find(names.begin(), names.end(), text) == names.end()) {
-        detail::throw_invalid(
-            option, "unknown value " + detail::quoted(text) +
-                        " (valid: " + domain().substr(std::string_view("one of: ").size()) + ")");
+        const std::vector<std::string_view> valid(names.begin(), names.end());
+        detail::throw_invalid(option, unknown_choice(text, valid));
       }
       spec.*std::get<std::string field_spec::*>(member) = std::string(text);
       return;
@@ -412,6 +412,16 @@ std::string closest_name(std::string_view name, std::span<const std::string_view
     }
   }
   return best;
+}
+
+std::string unknown_choice(std::string_view name, std::span<const std::string_view> valid,
+                           std::string_view noun, std::string_view more) {
+  std::string list;
+  for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
+  if (!more.empty()) list += ", " + std::string(more);
+  const std::string near = closest_name(name, valid);
+  return "unknown " + (noun.empty() ? "" : std::string(noun) + " ") + detail::quoted(name) + " (" +
+         (near.empty() ? "" : "did you mean '" + near + "'? ") + "valid: " + list + ")";
 }
 
 const option_info& option(std::string_view name) {
@@ -532,6 +542,7 @@ std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view t
   std::size_t i = 0;
   if (!text.empty() && text[0] == '?') i = 1;
   bool versioned = false;
+  std::unordered_set<std::string> seen;
   while (i < text.size()) {
     const std::size_t end = std::min(text.find_first_of("& \t\r\n", i), text.size());
     const std::string_view item = text.substr(i, end - i);
@@ -558,11 +569,11 @@ std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view t
       versioned = true;
       continue;
     }
-    for (const auto& [n, unused] : pairs) {
-      const option_info* a = find_option(n);
-      if (n == name || (a != nullptr && a == find_option(name))) {
-        detail::throw_invalid("recipe", detail::quoted(name) + " is given twice");
-      }
+    // One canonical key per option (an alias and "_" for "-" name the same row), so a long
+    // recipe costs one hash lookup a pair, not a scan of the pairs before it.
+    const option_info* row = find_option(name);
+    if (!seen.insert(row != nullptr ? std::string(row->name) : name).second) {
+      detail::throw_invalid("recipe", detail::quoted(name) + " is given twice");
     }
     pairs.emplace_back(std::move(name), std::move(value));
   }
@@ -570,18 +581,69 @@ std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view t
   return pairs;
 }
 
+std::span<const std::string_view> recipe_render_settings() noexcept {
+  static constexpr std::string_view names[] = {
+      "preset",     "size",     "step",       "scale",         "origin",    "offset",
+      "depth",      "colormap", "bits",       "range",         "invert",    "stretch",
+      "tileable",   "frames",   "loop",       "loop-radius",   "time-step", "animated",
+      "fps",        "tiles",    "projection", "radius",        "normals",   "height-scale",
+      "tiff-tiles", "crs",      "geo-origin", "geo-pixel-size"};
+  return names;
+}
+
+namespace {
+
+bool is_render_setting(std::string_view name) {
+  const std::string n = with_dash(name);
+  const auto names = recipe_render_settings();
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
+
+/// An unknown recipe name: "did you mean" over the field options and the render settings.
+[[noreturn]] void throw_unknown_recipe_name(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const auto& o : rows()) {
+    names.push_back(o.name);
+    if (!o.alias.empty()) names.push_back(o.alias);
+  }
+  for (const auto n : recipe_render_settings()) names.push_back(n);
+  const std::string near = closest_name(with_dash(name), names);
+  if (!near.empty()) {
+    detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (did you mean '" +
+                                 near + "'?)");
+  }
+  std::string valid;
+  for (const auto& o : rows()) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
+  detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (valid: " + valid +
+                               "; and the render settings of docs/recipes.md)");
+}
+
+}  // namespace
+
 field_spec spec_from_recipe(std::string_view text,
-                            std::vector<std::pair<std::string, std::string>>* others) {
+                            std::vector<std::pair<std::string, std::string>>* skipped) {
   field_spec spec;
   for (auto& [name, value] : recipe_pairs(text)) {
-    if (others != nullptr && find_option(name) == nullptr) {
-      others->emplace_back(std::move(name), std::move(value));
-      continue;
-    }
     // An alias ("gain") or "_" for "-" reads too; recipes write the table's names.
-    option(name).set(spec, value);
+    if (const option_info* row = find_option(name)) {
+      row->set(spec, value);
+    } else if (is_render_setting(name)) {
+      if (skipped != nullptr) skipped->emplace_back(with_dash(name), std::move(value));
+    } else {
+      throw_unknown_recipe_name(name);
+    }
   }
   return spec;
+}
+
+std::string recipe_skipped_warning(std::span<const std::pair<std::string, std::string>> skipped) {
+  if (skipped.empty()) return {};
+  std::string names;
+  for (const auto& [name, value] : skipped) names += (names.empty() ? "" : ", ") + name;
+  return "recipe: " + names +
+         (skipped.size() == 1 ? " is a render setting" : " are render settings") +
+         ", not part of the field (perlin render --recipe and perlin.render(recipe=...) use " +
+         (skipped.size() == 1 ? "it" : "them") + ")";
 }
 
 }  // namespace perlin

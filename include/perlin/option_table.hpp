@@ -85,6 +85,14 @@ struct option_info {
 [[nodiscard]] std::string closest_name(std::string_view name,
                                        std::span<const std::string_view> candidates);
 
+/// The text of an error for a name that is none of `valid`: "unknown value 'fmb' (did you mean
+/// 'fbm'? valid: none, fbm, turbulence, ...)", with closest_name's rule; `noun` replaces
+/// "value" (empty: "unknown 'x'"), `more` is appended to the list ("or stops T:#RRGGBB,...").
+[[nodiscard]] std::string unknown_choice(std::string_view name,
+                                         std::span<const std::string_view> valid,
+                                         std::string_view noun = "value",
+                                         std::string_view more = {});
+
 /// The options given that change nothing in `spec`, as warnings ("octaves has no effect without
 /// fractal (the fractal is none)"): `given` holds the table's names.
 [[nodiscard]] std::vector<std::string> unused_options(const field_spec& spec,
@@ -118,12 +126,24 @@ inline constexpr int k_recipe_version = 1;
 /// "=", and for a name given twice.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view text);
 
-/// A field_spec from a recipe. Names that are not field options are refused, unless `others` is
-/// given: they are then appended to it (render settings such as size or colormap travel in the
-/// same line; the caller says which it did not use). Throws perlin::invalid_argument or
-/// perlin::unknown_option naming the pair.
+/// The names a recipe's render part may carry after the field's options (docs/recipes.md: size,
+/// step, colormap, ...), in the order renders write them. A field reader skips them; `perlin
+/// render` reads them (its settings table holds one row for each of these names, a test checks).
+[[nodiscard]] std::span<const std::string_view> recipe_render_settings() noexcept;
+
+/// A field_spec from a recipe: its field part. A page's or a render's recipe reads too: its
+/// render settings (recipe_render_settings) are skipped, and appended to `skipped` when given, so
+/// that the caller says in its own way which it did not use (recipe_skipped_warning). Any other
+/// name is refused ("unknown option 'octave' (did you mean 'octaves'?)"). Throws
+/// perlin::invalid_argument or perlin::unknown_option naming the pair.
 [[nodiscard]] field_spec spec_from_recipe(
-    std::string_view text, std::vector<std::pair<std::string, std::string>>* others = nullptr);
+    std::string_view text, std::vector<std::pair<std::string, std::string>>* skipped = nullptr);
+
+/// The warning for the render settings a field reader skipped, or "" when there are none:
+/// "recipe: size, step are render settings, not part of the field (perlin render --recipe and
+/// perlin.render(recipe=...) use them)".
+[[nodiscard]] std::string recipe_skipped_warning(
+    std::span<const std::pair<std::string, std::string>> skipped);
 
 /// Text as a recipe value: percent-encodes what is not [A-Za-z0-9._~,:+-].
 [[nodiscard]] std::string recipe_escape(std::string_view text);

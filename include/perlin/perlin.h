@@ -91,14 +91,17 @@ PERLIN_API int perlin_option_count(void);
 PERLIN_API int perlin_option_info(int index, perlin_option* out);
 
 /* A field from a recipe ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md): the same bits as
- * every other front. NULL, and perlin_last_error() naming the bad pair, on failure. */
+ * every other front. A page's or a render's recipe reads too: its field part is the field, and
+ * perlin_field_warnings names the render settings it skipped. NULL, and perlin_last_error()
+ * naming the bad pair, on failure. */
 PERLIN_API perlin_field* perlin_field_from_recipe(const char* text);
 /* The field's recipe, snprintf-style: writes at most size - 1 characters and a NUL into buf
  * (when buf is not NULL and size > 0) and returns the recipe's length; 0 for a NULL field. */
 PERLIN_API size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 
 /* The warnings of the options set so far that change nothing with the others ("octaves has no
- * effect without --fractal (the fractal is none)"), one a line, the CLI's and Python's text;
+ * effect without --fractal (the fractal is none)"), and of the render settings its recipe carried
+ * ("recipe: size is a render setting, ..."), one a line, the CLI's and Python's text;
  * snprintf-style like perlin_field_recipe ("" when there are none). */
 PERLIN_API size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size);
 

@@ -261,8 +261,9 @@ class Field:
     @classmethod
     def from_recipe(cls, text):
         """The field of a recipe (`perlin recipe`, Field.recipe, the page's link): the same
-        bits in every front. Render settings in the recipe (size, colormap ...) are refused;
-        use perlin.render(recipe=...) for them."""
+        bits in every front. A page's or a render's recipe reads too: its field part is the
+        field, and a UserWarning names the render settings (size, colormap ...) it did not use
+        (perlin.render(recipe=...) uses them)."""
         if not isinstance(text, str):
             raise TypeError("recipe: must be a string")
         return cls(_recipe=text)

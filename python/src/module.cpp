@@ -164,7 +164,12 @@ void warn_unused(const perlin::field_spec& spec, const std::vector<std::string>&
 perlin::field_spec spec_from(const py::kwargs& kw) {
   perlin::field_spec s;
   std::vector<std::string> given;
-  if (kw.contains("_recipe")) s = perlin::spec_from_recipe(to_str(kw["_recipe"], "recipe"));
+  std::vector<std::pair<std::string, std::string>> skipped;  // a page's render settings
+  if (kw.contains("_recipe"))
+    s = perlin::spec_from_recipe(to_str(kw["_recipe"], "recipe"), &skipped);
+  if (const std::string w = perlin::recipe_skipped_warning(skipped); !w.empty()) {
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  }
   std::vector<const perlin::option_info*> seen;
   for (const auto& [key, value] : kw) {
     const std::string k = key.cast<std::string>();

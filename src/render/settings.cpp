@@ -2,6 +2,7 @@
 // perlin.render keywords and the recipes' render part all go through, with the option table's
 // parsers (runtime/text.hpp), so every front reads "+8", "1e3" or "0x10" the same way.
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "detail/error.hpp"
@@ -37,7 +38,9 @@ void as_usage(std::string_view name, F&& body) {
 const std::vector<render_setting>& render_settings() {
   static const std::vector<render_setting> table = {
       {"preset", false,
-       "Preset: plain, clouds, marble, wood, terrain, ridges or warped (docs/render.md)"},
+       "Preset: plain, clouds, marble, wood, terrain, ridges or warped (docs/render.md). A "
+       "preset sets field options too (plain samples the rotated plane): `perlin recipe --preset "
+       "P [options]` prints the field it renders, which `perlin eval --recipe` evaluates"},
       {"size", false, "Image size WxH in pixels (default 512x512)"},
       {"step", false,
        "Distance between neighbouring pixels in noise units (default: the preset's, 1/64 for "
@@ -60,7 +63,9 @@ const std::vector<render_setting>& render_settings() {
       {"invert", true, "Map high values to the start of the colormap (black for grey)"},
       {"stretch", true, "Map each image's own min and max instead (tiles will not match)"},
       {"tileable", true, "Make the image wrap seamlessly (adjusts the step)"},
-      {"frames", false, "Write N frames (1 to 1000000), FILE_0000.png ..."},
+      {"frames", false,
+       "Write N frames (1 to 1000000): {frame} in -o numbers them (-o 'f_{frame}.png': "
+       "f_0000.png ...); without it FILE_0000.png ..."},
       {"loop", true, "Frames loop seamlessly (a circle through 4-D noise)"},
       {"loop-radius", false,
        "Radius of the loop's circle in noise units (default: frames x step / pi, 2 pixel steps a "
@@ -171,7 +176,9 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
       o.time_step = d::parse_number(n, value);
     } else if (n == "projection") {
       if (v != "equirect" && v != "cubemap" && v != "plane")
-        perlin::detail::throw_invalid(n, d::quoted(v) + " is not equirect, cubemap or plane");
+        perlin::detail::throw_invalid(
+            n, perlin::unknown_choice(
+                   v, std::array<std::string_view, 3>{"equirect", "cubemap", "plane"}));
       o.projection = v == "plane" ? "" : v;
     } else if (n == "radius") {
       o.radius = d::parse_number(n, value);
@@ -180,7 +187,9 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
       o.tiles = v;
     } else if (n == "normals") {
       if (v != "opengl" && v != "directx" && v != "none")
-        perlin::detail::throw_invalid(n, d::quoted(v) + " is not opengl, directx or none");
+        perlin::detail::throw_invalid(
+            n, perlin::unknown_choice(
+                   v, std::array<std::string_view, 3>{"opengl", "directx", "none"}));
       o.normals = v;
     } else if (n == "height-scale") {
       o.height_scale = d::parse_number(n, value);

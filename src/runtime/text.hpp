@@ -156,6 +156,36 @@ inline std::from_chars_result number_from_chars(const char* first, const char* l
 #endif
 }
 
+/// The decimal exponent of a number's first non-zero digit in a well-formed decimal or
+/// scientific text ("1e-400": -400, "0.001": -3, "123": 2), to tell underflow from overflow.
+inline long long decimal_magnitude(const char* first, const char* last) {
+  if (first != last && (*first == '-' || *first == '+')) ++first;
+  long long magnitude = 0;
+  bool seen_digit = false, after_point = false;
+  const char* p = first;
+  for (; p != last && *p != 'e' && *p != 'E'; ++p) {
+    if (*p == '.') {
+      after_point = true;
+    } else if (!seen_digit && *p == '0') {
+      if (after_point) --magnitude;
+    } else if (!seen_digit) {
+      seen_digit = true;
+      if (after_point) --magnitude;
+    } else if (!after_point) {
+      ++magnitude;
+    }
+  }
+  long long exponent = 0;
+  if (p != last) {
+    ++p;
+    const bool negative = p != last && *p == '-';
+    if (p != last && (*p == '-' || *p == '+')) ++p;
+    for (; p != last && exponent < (1LL << 40); ++p) exponent = exponent * 10 + (*p - '0');
+    if (negative) exponent = -exponent;
+  }
+  return magnitude + exponent;
+}
+
 /// A finite decimal or scientific number with an optional sign ("1e3", "+0.5", "-2"); not
 /// "inf", "nan", hexadecimal or with spaces. Throws invalid_argument.
 inline double parse_number(std::string_view option, std::string_view v) {
@@ -168,6 +198,12 @@ inline double parse_number(std::string_view option, std::string_view v) {
   if (first == last || (plus && *first == '-') || ptr != last ||
       (ec != std::errc() && ec != std::errc::result_out_of_range)) {
     detail::throw_invalid(std::string(option), quoted(v) + " is not a number");
+  }
+  if (ec == std::errc::result_out_of_range && decimal_magnitude(first, last) < 0) {
+    detail::throw_invalid(std::string(option),
+                          quoted(v) +
+                              " is too close to 0 for a double (below about 4.9e-324): "
+                              "give 0 or a number of a size a double holds");
   }
   if (ec == std::errc::result_out_of_range || !std::isfinite(out)) {
     detail::throw_invalid(std::string(option), "must be finite, got " + quoted(v));

@@ -168,6 +168,17 @@ public static class PerlinTest
                   "warnings: " + string.Join("|", w));
         }
 
+        // A page's recipe: its field part, and a warning naming the render settings left out.
+        using (var page = Perlin.FromRecipe("perlin=1&seed=42&fractal=fbm&octaves=5&size=64x48&step=0.015625"))
+        using (var field = Perlin.FromRecipe("perlin=1&seed=42&fractal=fbm&octaves=5"))
+        {
+            var pt = new double[] { 0.3, 0.7 };
+            Check(page.Eval(pt) == field.Eval(pt), "a page's recipe gives its field's bits");
+            var w = page.Warnings;
+            Check(w.Length == 1 && w[0].StartsWith("recipe: size, step are render settings"),
+                  "page recipe warnings: " + string.Join("|", w));
+        }
+
         if (failures == 0) Console.WriteLine("csharp: ok");
         return failures == 0 ? 0 : 1;
     }

@@ -90,6 +90,15 @@ test("options by name or in camelCase, with the library's warnings", () => {
   assert.match(new Field({ period: [16, 8] }).recipe, /period=16,8/);
 });
 
+test("a page's recipe gives its field and warns of the render settings left out", () => {
+  const page = Field.fromRecipe("perlin=1&seed=42&fractal=fbm&octaves=5&size=64x48&step=0.015625");
+  const field = Field.fromRecipe("perlin=1&seed=42&fractal=fbm&octaves=5");
+  assert.equal(page.eval(0.3, 0.7), field.eval(0.3, 0.7));
+  assert.equal(page.warnings.length, 1);
+  assert.match(page.warnings[0], /^recipe: size, step are render settings, not part of the field/);
+  assert.equal(page.recipe, field.recipe);
+});
+
 test("errors are Errors with the library's message and a code", () => {
   assert.throws(() => new Field({ octave: 3 }), {
     message: "option: unknown option 'octave' (did you mean 'octaves'?)",

@@ -8,6 +8,24 @@ local function check(ok, what)
   if not ok then io.stderr:write("failed: ", what, "\n"); failures = failures + 1 end
 end
 
+-- Option values do not depend on the C locale: under one that writes 0.5 as "0,5", numbers
+-- still mean what they say (the test's own run in a generated locale: "locale NAME").
+local function same_under_locale(name)
+  local options = {seed = 3, frequency = 0.5, fractal = "fbm", octaves = 3, persistence = 0.625}
+  local want = perlin.new(options)
+  local want_v, want_recipe = want:eval(1.25, -2.5), want:recipe()
+  if not os.setlocale(name, "numeric") then return false end
+  local ok, got = pcall(perlin.new, options)
+  check(ok and got:eval(1.25, -2.5) == want_v, "frequency = 0.5 under " .. name .. ": " .. tostring(got))
+  check(ok and got:recipe() == want_recipe, "the recipe under " .. name)
+  os.setlocale("C", "numeric")
+  return true
+end
+if arg[3] == "locale" then
+  check(same_under_locale(arg[4]), "the locale " .. tostring(arg[4]) .. " was generated")
+  os.exit(failures == 0 and 0 or 1)
+end
+
 check(perlin.noise(3.14, 42, 7) == 0.13691995878400012, "tutorial value")
 local rows = 0
 for line in io.lines(data .. "/improved_noise_3d.txt") do
@@ -87,6 +105,12 @@ check(cases >= 120, "120 golden recipes")
 ok, err = pcall(perlin.from_recipe, "perlin=1&octave=3")
 check(not ok and tostring(err):find("did you mean 'octaves'", 1, true), tostring(err))
 check(perlin.new{fractal = "fbm", octaves = 8}:recipe() == "perlin=1&fractal=fbm&octaves=8", "recipe of new")
+-- A page's recipe: its field part, and a warning naming the render settings left out.
+local page = perlin.from_recipe("perlin=1&seed=42&fractal=fbm&octaves=5&size=64x48&step=0.015625")
+local plain = perlin.from_recipe("perlin=1&seed=42&fractal=fbm&octaves=5")
+check(page:eval(0.3, 0.7) == plain:eval(0.3, 0.7), "a page's recipe gives its field's bits")
+local pw = page:warnings()
+check(#pw == 1 and pw[1]:find("recipe: size, step are render settings", 1, true) == 1, tostring(pw[1]))
 -- Options that change nothing warn with the CLI's text.
 local w = perlin.new{octaves = 3}:warnings()
 check(#w == 1 and w[1] == "octaves has no effect without --fractal (the fractal is none)", tostring(w[1]))
@@ -96,6 +120,47 @@ check(perlin.new{seed = 2^60}:recipe() == "perlin=1&seed=1152921504606846976", "
 ok, err = pcall(function() return f.eval({}, 1) end)
 check(not ok, "f.eval({}, 1) is refused: " .. tostring(err))
 check(perlin.new{seed = "1152921504606846976"}:recipe() == "perlin=1&seed=1152921504606846976", "seed 2^60 as a string")
+-- perlin.new() is perlin.new{}.
+local okn, fnew = pcall(perlin.new)
+check(okn and fnew:eval(3.14, 42, 7) == 0.13691995878400012, "perlin.new() with no argument: " .. tostring(fnew))
+-- A NUL byte in a recipe is refused with its position, as every front refuses it, never cut
+-- there (which gave the default field).
+ok, err = pcall(perlin.from_recipe, "perlin=1\0&seed=3")
+check(not ok and tostring(err):find("recipe: a NUL byte at position 8", 1, true), "NUL: " .. tostring(err))
+ok, err = pcall(perlin.from_recipe, "perlin=1&seed=3&octaves=2\0")
+check(not ok and tostring(err):find("recipe: a NUL byte at position 25", 1, true), "NUL: " .. tostring(err))
+
+-- The locale: one installed whose decimal point is ',', or one generated with localedef (glibc's
+-- LOCPATH) for a run of this file in it; skipped, and said, where neither is possible.
+local comma = nil
+for _, name in ipairs{"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE"} do
+  if os.setlocale(name, "numeric") then
+    os.setlocale("C", "numeric")
+    if string.format("%.1f", 0.5) == "0.5" then comma = name; break end
+  end
+end
+if comma then
+  same_under_locale(comma)
+else
+  local dir = os.tmpname()
+  os.remove(dir)
+  local name = "de_DE.ISO-8859-1"  -- the small charmap: localedef takes 1 s, not 3
+  local made = os.execute("mkdir " .. dir .. " && localedef -i de_DE -f ISO-8859-1 " .. dir .. "/" .. name ..
+                          " >/dev/null 2>&1")
+  if made == true or made == 0 then
+    local command, i = {}, -1
+    while arg[i - 1] do i = i - 1 end
+    for k = i, -1 do command[#command + 1] = string.format("%q", arg[k]):gsub("\\\n", "\\n") end
+    command = "LOCPATH=" .. dir .. " " .. table.concat(command, " ") .. string.format(" %q %q %q locale %q",
+              arg[0], arg[1], arg[2], name)
+    local ran = os.execute(command)
+    check(ran == true or ran == 0, "the run in a ',' locale: " .. command)
+  else
+    io.stderr:write("skipped: no locale with ',' as its decimal point is installed, and localedef could not make one\n")
+  end
+  os.execute("rm -rf " .. dir)
+end
+
 collectgarbage()
 if failures == 0 then print(arg[1] .. ": ok") end
 os.exit(failures == 0 and 0 or 1)

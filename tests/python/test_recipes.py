@@ -158,3 +158,17 @@ def test_recipes_that_are_not_text_name_the_argument():
     for bad in (5, b"perlin=1", None):
         with pytest.raises(TypeError, match="recipe: must be a string"):
             perlin.Field(_recipe=bad)
+
+
+def test_a_pages_recipe_gives_its_field_and_warns_of_the_settings_left_out():
+    field = "perlin=1&seed=42&fractal=fbm&octaves=5&frequency=0.5"
+    page = field + "&preset=clouds&size=64x48&step=0.015625&colormap=heat"
+    with pytest.warns(UserWarning, match=r"^recipe: preset, size, step, colormap are render "
+                                         r"settings, not part of the field"):
+        f = perlin.Field.from_recipe(page)
+    g = perlin.Field.from_recipe(field)
+    for p in [(0.3, 0.7), (1.25, -2.5, 3.0)]:
+        assert bits(f(*p)) == bits(g(*p))
+    assert f.recipe == field
+    with pytest.raises(ValueError, match=r"unknown option 'stpe' \(did you mean 'step'\?\)"):
+        perlin.Field.from_recipe(field + "&stpe=0.5")

@@ -3,16 +3,20 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "eval.hpp"
 #include "noise_flags.hpp"
 #include "perlin/error.hpp"
+#include "perlin/option_table.hpp"
 #include "perlin/pending_file.hpp"
 #include "perlin/version.hpp"
 #include "render.hpp"
@@ -22,18 +26,63 @@ namespace {
 
 /// SIGINT and SIGTERM: remove the files being written (nothing half-written is ever left), say
 /// so, and exit 128 + the signal number (130, 143) as shells do.
+/// Whether standard error is a terminal (where the progress bar may hold the line): set once
+/// before the handlers are installed, read by the handler (async-signal-safe).
+volatile sig_atomic_t g_stderr_tty = 0;
+
 extern "C" void on_interrupt(int sig) {
   perlin::remove_pending_files();
-  const char* msg = sig == SIGINT ? "perlin: interrupted\n" : "perlin: terminated\n";
+  // A fresh line first (the progress bar's is cleared on a terminal), then what was kept: the
+  // files being written are removed, every file that was there before is as it was.
+  if (g_stderr_tty != 0) {
+    [[maybe_unused]] const ssize_t c = ::write(2, "\r\033[K", 4);
+  }
+  const char* msg = sig == SIGINT ? "perlin: interrupted: " : "perlin: terminated: ";
+  const char* kept =
+      "the files being written were removed; the files that were there before (an earlier "
+      "render's frames or tiles included) are unchanged\n";
   [[maybe_unused]] const ssize_t n = ::write(2, msg, std::strlen(msg));
+  [[maybe_unused]] const ssize_t m = ::write(2, kept, std::strlen(kept));
   ::_exit(128 + sig);
 }
 
 void install_signal_handlers() {
+  g_stderr_tty = ::isatty(2) != 0 ? 1 : 0;
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
   for (const int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+}
+
+/// "--octave 5" is not a flag of `sub`: CLI11 says "The following arguments were not expected:
+/// 5 --octave"; say which flag was meant instead, with the option table's distance rule.
+std::string unknown_flag_hint(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return {};
+  const CLI::App* sub = nullptr;
+  for (const CLI::App* s : app.get_subcommands({})) {
+    if (s->get_name() == argv[1]) sub = s;
+  }
+  if (sub == nullptr) return {};
+  std::vector<std::string> names;
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const std::string& n : o->get_lnames()) names.push_back(n);
+    for (const std::string& n : o->get_fnames()) names.push_back(n);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const std::vector<std::string_view> candidates(names.begin(), names.end());
+  std::string hint;
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 3 || arg.substr(0, 2) != "--") continue;
+    const std::string_view name = arg.substr(2, arg.find('=') - 2);
+    if (std::binary_search(names.begin(), names.end(), name)) continue;
+    const std::string near = perlin::closest_name(name, candidates);
+    hint += "unknown option '--" + std::string(name) + "'" +
+            (near.empty() ? "" : " (did you mean '--" + near + "'?)") + "\n";
+  }
+  return hint;
 }
 
 /// The last flush of standard output: a write error there is a failure, not a silent loss.
@@ -79,8 +128,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and friends are "errors" with exit code 0 in CLI11.
     if (e.get_exit_code() == 0) return finish_stdout(app.exit(e));
-    std::fprintf(stderr, "perlin: error: %s\n", e.what());
-    std::fprintf(stderr, "Run 'perlin --help' or 'perlin SUBCOMMAND --help' for usage.\n");
+    const std::string hint = unknown_flag_hint(app, argc, argv);
+    if (!hint.empty()) {
+      // One line an unknown flag, each with its nearest name, instead of CLI11's list.
+      std::string_view rest = hint;
+      while (!rest.empty()) {
+        const std::size_t nl = rest.find('\n');
+        std::fprintf(stderr, "perlin: error: %.*s\n", static_cast<int>(nl), rest.data());
+        rest.remove_prefix(nl + 1);
+      }
+    } else {
+      std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    }
+    std::fprintf(stderr, "Run 'perlin %s--help' for usage.\n",
+                 argc > 1 && argv[1][0] != '-' ? (std::string(argv[1]) + " ").c_str() : "");
     return 2;
   }
   try {

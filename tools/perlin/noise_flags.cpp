@@ -66,7 +66,11 @@ void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) 
 perlin::field_spec spec_of(const field_flags& flags, std::vector<std::string>& warnings) {
   perlin::field_spec spec;
   if (!flags.recipe.empty()) {
-    spec = perlin::spec_from_recipe(flags.recipe);
+    std::vector<std::pair<std::string, std::string>> skipped;
+    spec = perlin::spec_from_recipe(flags.recipe, &skipped);
+    if (auto w = perlin::recipe_skipped_warning(skipped); !w.empty()) {
+      warnings.push_back(std::move(w));
+    }
     for (const auto& [name, value] : flags.given) {
       const std::string old = perlin::option(name).get(spec);
       if (old != perlin::field_spec{}.get(name)) {
