@@ -3,6 +3,8 @@
 // bit for bit (the golden file) and against the options themselves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -127,6 +129,9 @@ TEST(CliOptions, RefusalsAreTheSameInEveryCommand) {
       {"--period 16,0", "period: must be 1 to 2147483647, got 0"},
       {"--ridged-gain 17", "ridged-gain: must be 0 to 16, got 17"},
       {"--warp swirl", "warp: unknown value 'swirl'"},
+      {"--frequency 1e-400", "frequency: '1e-400' is too close to 0 for a double"},
+      {"--lacunarity 0.0001e-320", "lacunarity: '0.0001e-320' is too close to 0"},
+      {"--frequency 1e400", "frequency: must be finite, got '1e400'"},
   };
   perlin_test::temp_dir d;
   for (const auto& c : cases) {
@@ -190,4 +195,153 @@ TEST(CliOptions, TheMemoryLimitCountsEveryCopy) {
                               q((d.path / "big.exr").string()));
   EXPECT_EQ(exr.status, 2);
   EXPECT_EQ(perlin_test::count_files(d.path), 0u);
+}
+
+TEST(CliOptions, MisspeltFlagsAndChoicesSuggestTheNearestName) {
+  perlin_test::temp_dir d;
+  const std::string out = "render -q -o " + q((d.path / "x.png").string());
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {"eval --octave 5",
+       "perlin: error: unknown option '--octave' (did you mean '--octaves'?)\n"
+       "Run 'perlin eval --help' for usage.\n"},
+      {out + " --sise 8x8 --octaves=3",
+       "perlin: error: unknown option '--sise' (did you mean '--size'?)\n"
+       "Run 'perlin render --help' for usage.\n"},
+      {out + " --preset cloud",
+       "perlin: error: --preset: unknown 'cloud' (did you mean 'clouds'? valid: plain, clouds, "
+       "marble, wood, terrain, ridges, warped)\n"},
+      {"eval --fractal fmb",
+       "perlin: error: fractal: unknown value 'fmb' (did you mean 'fbm'? valid: none, fbm, "
+       "turbulence, ridged, billow, eroded)\n"},
+      {out + " --colormap gry",
+       "perlin: error: --colormap: unknown 'gry' (did you mean 'grey'? valid: grey, clouds, "
+       "marble, wood, terrain, heat, flow, or stops T:#RRGGBB,...)\n"},
+      {out + " --projection equi",
+       "perlin: error: --projection: unknown value 'equi' (did you mean 'equirect'? valid: "
+       "equirect, cubemap, plane)\n"},
+      {out + " --format pgn",
+       "perlin: error: --format: unknown value 'pgn' (did you mean 'png'? valid: png, npy, raw, "
+       "tiff, exr)\n"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_perlin(c.args, "1\n");
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_EQ(r.err, c.message) << c.args;
+  }
+}
+
+TEST(CliOptions, AFieldReaderTakesARendersRecipeAndSaysWhichSettingsItDidNotUse) {
+  // The page's recipe (field and render settings) read by eval: the field part, the same bits as
+  // the field-only recipe, and a warning naming the settings left out.
+  const std::string field = "perlin=1&seed=42&fractal=fbm&octaves=5&frequency=0.5";
+  const std::string page = field + "&preset=clouds&size=64x48&step=0.015625&colormap=heat";
+  const auto a = run_perlin("eval --recipe " + q(page), "0.3 0.7\n1.25 -2.5 3\n");
+  const auto b = run_perlin("eval --recipe " + q(field), "0.3 0.7\n1.25 -2.5 3\n");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(b.err, "");
+  EXPECT_EQ(a.err,
+            "perlin: warning: recipe: preset, size, step, colormap are render settings, not part "
+            "of the field (perlin render --recipe and perlin.render(recipe=...) use them)\n");
+  // The same in the library: the skipped pairs, in order, and the same spec.
+  std::vector<std::pair<std::string, std::string>> skipped;
+  EXPECT_EQ(perlin::spec_from_recipe(page, &skipped), perlin::spec_from_recipe(field));
+  ASSERT_EQ(skipped.size(), 4u);
+  EXPECT_EQ(skipped[1], (std::pair<std::string, std::string>{"size", "64x48"}));
+  // `perlin recipe` and `perlin shader` read it too; a name that is neither is still an error,
+  // with the nearest of both vocabularies.
+  const auto rec = run_perlin("recipe --recipe " + q(page));
+  EXPECT_EQ(rec.out, field + "\n");
+  const auto typo = run_perlin("eval --recipe " + q(field + "&stpe=0.5"), "1\n");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("unknown option 'stpe' (did you mean 'step'?)"), std::string::npos)
+      << typo.err;
+  // Every render setting is a name recipes carry (one vocabulary; the render reads them all).
+  const auto names = perlin::recipe_render_settings();
+  EXPECT_EQ(std::vector<std::string_view>(names.begin(), names.end()).size(), 28u);
+}
+
+TEST(CliOptions, ALongRecipeFailsAtItsFirstUnknownName) {
+  // 64 KB of distinct pairs: read once (one lookup a pair; the duplicate check was a scan of the
+  // pairs before, quadratic), then refused at the first name that is not an option.
+  std::string recipe = "perlin=1";
+  for (int i = 0; recipe.size() < 65000; ++i) recipe += "&n" + std::to_string(i) + "=1";
+  try {
+    (void)perlin::spec_from_recipe(recipe);
+    FAIL() << "accepted";
+  } catch (const perlin::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown option 'n0'"), std::string::npos) << e.what();
+  }
+  // A name given twice is still found, through an alias or "_" for "-" too.
+  for (const char* twice : {"perlin=1&octaves=2&n=1&octaves=3", "perlin=1&persistence=0.5&gain=1",
+                            "perlin=1&ridged-gain=2&ridged_gain=2"}) {
+    try {
+      (void)perlin::spec_from_recipe(twice);
+      FAIL() << twice;
+    } catch (const perlin::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("is given twice"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(CliOptions, EveryOutputCarriesItsRecipeAndEvalGivesItsValues) {
+  perlin_test::temp_dir d;
+  const auto path = [&](const char* name) { return q((d.path / name).string()); };
+  const std::string options = " --seed 5 --fractal fbm --octaves 6 --size 8x6";
+  // The default preset (plain) samples the rotated plane: its field is not eval's with the same
+  // options, and the file says which field it is.
+  for (const char* name : {"a.png", "a.tif", "a.exr"}) {
+    const auto r = run_perlin("render -q -o " + path(name) + options);
+    ASSERT_EQ(r.status, 0) << name << r.err;
+    const auto from = run_perlin("recipe --from " + path(name));
+    EXPECT_EQ(from.status, 0) << name << from.err;
+    EXPECT_EQ(from.out, "perlin=1&seed=5&fractal=fbm&octaves=6&plane=rotated&size=8x6\n") << name;
+  }
+  // A .npy has no room for text: --write-recipe puts it beside it; without it, the error says so.
+  const auto bare = run_perlin("render -q -o " + path("b.npy") + options);
+  ASSERT_EQ(bare.status, 0) << bare.err;
+  const auto none = run_perlin("recipe --from " + path("b.npy"));
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.err.find("carries no recipe"), std::string::npos) << none.err;
+  EXPECT_NE(none.err.find("--write-recipe, which writes b.npy.recipe beside it"), std::string::npos)
+      << none.err;
+  const auto v = run_perlin("render -q -v --write-recipe -o " + path("a.npy") + options);
+  ASSERT_EQ(v.status, 0) << v.err;
+  EXPECT_EQ(v.err,
+            "perlin: recipe: perlin=1&seed=5&fractal=fbm&octaves=6&plane=rotated&size=8x6\n");
+  const auto recipe = run_perlin("recipe --from " + path("a.npy"));
+  ASSERT_EQ(recipe.status, 0) << recipe.err;
+  EXPECT_EQ(perlin_test::slurp(d.path / "a.npy.recipe"), recipe.out);
+  // The carried recipe through eval gives the render's values (its float path, within the
+  // field's tolerance), at each pixel's point origin + (i, j) * step (the plain preset's 1/64);
+  // eval's own default field (the aligned plane) does not.
+  const std::vector<float> values = perlin_test::npy_values(d.path / "a.npy");
+  ASSERT_EQ(values.size(), 48u);
+  std::string points;
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 8; ++i)
+      points += std::to_string(i / 64.0) + " " + std::to_string(j / 64.0) + "\n";
+  std::string field = recipe.out.substr(0, recipe.out.size() - 1);
+  const auto same = run_perlin("eval --recipe " + q(field), points);
+  ASSERT_EQ(same.status, 0) << same.err;
+  EXPECT_NE(same.err.find("recipe: size is a render setting"), std::string::npos) << same.err;
+  const auto plain =
+      run_perlin("eval" + std::string(" --seed 5 --fractal fbm --octaves 6"), points);
+  std::istringstream a(same.out), b(plain.out);
+  const double tolerance =
+      perlin::value_tolerance(perlin::make_field(perlin::spec_from_recipe(field))) + 1e-7;
+  double most_off_plane = 0;
+  for (const float f : values) {
+    double x = 0, y = 0;
+    ASSERT_TRUE(a >> x && b >> y);
+    EXPECT_NEAR(x, f, tolerance);
+    most_off_plane = std::max(most_off_plane, std::abs(y - f));
+  }
+  EXPECT_GT(most_off_plane, 0.05);
+  // `perlin recipe --preset P` prints the field the render samples.
+  const auto preset = run_perlin("recipe --preset plain --seed 5 --fractal fbm --octaves 6");
+  EXPECT_EQ(preset.out, "perlin=1&seed=5&fractal=fbm&octaves=6&plane=rotated\n");
 }

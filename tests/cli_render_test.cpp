@@ -632,3 +632,93 @@ TEST(CliRenderTiles, TilesShareTheirEdgesAndAreCropsOfTheWholeMap) {
 }
 
 }  // namespace
+
+TEST(CliRender, FramePlaceholderNamesTheFramesAndUnknownPlaceholdersAreRefused) {
+  const temp_dir d;
+  const auto r = run_perlin("render -q -o " + q(d.path / "f_{frame}.png") +
+                            " --size 8x8 --frames 3 --preset clouds");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"f_0000.png", "f_0001.png", "f_0002.png"})
+    EXPECT_TRUE(fs::exists(d.path / name)) << name;
+  EXPECT_EQ(count_files(d.path), 3u);
+  // The frames are those of the numbered names without the placeholder (FILE_0000.png ...).
+  const auto old =
+      run_perlin("render -q -o " + q(d.path / "g.png") + " --size 8x8 --frames 3 --preset clouds");
+  ASSERT_EQ(old.status, 0) << old.err;
+  EXPECT_EQ(slurp(d.path / "f_0002.png"), slurp(d.path / "g_0002.png"));
+  // A misspelt placeholder, or one this render does not fill, is refused before any file.
+  const temp_dir e;
+  const struct {
+    std::string args, message;
+  } refused[] = {
+      {"-o " + q(e.path / "f_{frme}.png") + " --frames 3",
+       "'{frme}' in '" + (e.path / "f_{frme}.png").string() +
+           "' is not a placeholder this render fills (valid here: {frame})"},
+      {"-o " + q(e.path / "f_{frame}.png"), "is not a placeholder of this render"},
+      {"-o " + q(e.path / "a_{frame}.png") + " --frames 3 --animated",
+       "is not a placeholder of this render"},
+      {"-o " + q(e.path / "t_{x}_{y}_{z}.png") + " --tiles 2x2", "'{z}'"},
+  };
+  for (const auto& c : refused) {
+    const auto x = run_perlin("render -q --size 8x8 " + c.args);
+    EXPECT_EQ(x.status, 2) << c.args;
+    EXPECT_NE(x.err.find(c.message), std::string::npos) << c.args << ": " << x.err;
+  }
+  EXPECT_EQ(count_files(e.path), 0u);
+}
+
+TEST(CliRender, TileNamesThatCollideAndMissingTileFoldersAreRefusedBeforeAnyWork) {
+  const temp_dir d;
+  // t{x}{y}: tile (1, 10) and tile (11, 0) are both t110.png.
+  const auto r = run_perlin("render -q --tiles 12x11 --size 4x4 -o " + q(d.path / "t{x}{y}.png"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--tiles: tiles (11, 0) and (1, 10) would both be written to"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(count_files(d.path), 0u);
+  // Each tile in a folder of its own column: the second column's folder is missing.
+  fs::create_directory(d.path / "c0");
+  const auto f = run_perlin("render -q --tiles 2x2 --size 4x4 -o " + q(d.path / "c{x}/t{y}.png"));
+  EXPECT_EQ(f.status, 1);
+  EXPECT_NE(f.err.find("folder '" + (d.path / "c1").string() + "' does not exist"),
+            std::string::npos)
+      << f.err;
+  EXPECT_EQ(count_files(d.path / "c0"), 0u);  // checked before the first tile was written
+  fs::create_directory(d.path / "c1");
+  const auto ok = run_perlin("render -q --tiles 2x2 --size 4x4 -o " + q(d.path / "c{x}/t{y}.png"));
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(d.path / "c1" / "t1.png"));
+}
+
+TEST(CliRender, AnInterruptSaysWhatWasKept) {
+  const temp_dir d;
+  std::ofstream(d.path / "anim_0000.png") << "old frame";
+  // A long animation interrupted after a second: the old frame stays, and the message says so.
+  const std::string cmd = "timeout --preserve-status -s INT 1 '" + std::string(PERLIN_EXE) +
+                          "' render -q -o " + q(d.path / "anim.png") +
+                          " --preset terrain --size 400x400 --frames 2000 2> " + q(d.path / "err");
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  ASSERT_EQ(WEXITSTATUS(raw), 130) << slurp(d.path / "err");
+  EXPECT_EQ(slurp(d.path / "err"),
+            "perlin: interrupted: the files being written were removed; the files that were "
+            "there before (an earlier render's frames or tiles included) are unchanged\n");
+  EXPECT_EQ(slurp(d.path / "anim_0000.png"), "old frame");
+}
+
+TEST(CliRender, AMissingProjDatabaseIsAFailureNotAUsageError) {
+  // --crs is right; the installation is not: exit 1, naming PROJ's database and the fix.
+  const temp_dir d;
+  const std::string cmd = "PROJ_DATA=" + (d.path / "none").string() +
+                          " PROJ_LIB=" + (d.path / "none").string() + " '" +
+                          std::string(PERLIN_EXE) + "' render -q -o " + q(d.path / "g.tif") +
+                          " --size 8x8 --crs EPSG:32633 --geo-origin 500000,4600000 "
+                          "--geo-pixel-size 10,10 2> " +
+                          q(d.path / "err");
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 1) << slurp(d.path / "err");
+  EXPECT_NE(slurp(d.path / "err").find("PROJ cannot open its database proj.db"), std::string::npos)
+      << slurp(d.path / "err");
+  EXPECT_FALSE(fs::exists(d.path / "g.tif"));
+}

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "perlin/pending_file.hpp"
@@ -29,6 +30,9 @@ enum class pixel_format { gray8, gray16, rgb8, rgb16 };
 struct png_options {
   int compression = 1;
   unsigned threads = 0;
+  /// The recipe of the field the image shows (docs/recipes.md), written as a tEXt chunk with the
+  /// keyword k_recipe_key (embedded_recipe.hpp) when not empty.
+  std::string recipe = {};
 };
 
 /// Writes a PNG of `width` x `height` pixels, rows top to bottom. `data` holds
@@ -82,18 +86,23 @@ void write_npy(pending_file& file, std::span<const std::size_t> shape, std::span
 
 /// A TIFF (libtiff) of `pages` pages of width x height samples, one sample per pixel: 32-bit
 /// float (the raw values, what GIS tools and Blender read) or 16-bit unsigned. In memory.
+/// `recipe`, when not empty, is the ImageDescription tag (the field the file holds).
 [[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height,
-                                                    std::size_t pages, std::span<const float> data);
+                                                    std::size_t pages, std::span<const float> data,
+                                                    const std::string& recipe = {});
 [[nodiscard]] std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height,
                                                     std::size_t pages,
-                                                    std::span<const std::uint16_t> data);
+                                                    std::span<const std::uint16_t> data,
+                                                    const std::string& recipe = {});
 /// A 16-bit RAW heightmap: unsigned little-endian samples, rows top to bottom, no header (what
 /// Unity and Unreal import; Unity wants squares of 2^n + 1).
 [[nodiscard]] std::vector<std::uint8_t> encode_raw16(std::size_t width, std::size_t height,
                                                      std::span<const std::uint16_t> data);
 /// An OpenEXR image of 32-bit float channels: Y (channels = 1) or R, G, B interleaved (3).
+/// `recipe`, when not empty, is a string attribute named k_recipe_key.
 [[nodiscard]] std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
-                                                   std::span<const float> data, int channels);
+                                                   std::span<const float> data, int channels,
+                                                   const std::string& recipe = {});
 
 /// A decoded PNG: samples in file order, 16-bit samples as host-endian std::uint16_t bytes.
 struct png_image {

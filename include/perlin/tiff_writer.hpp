@@ -77,6 +77,9 @@ struct tiff_layout {
   int deflate = 0;
   /// GeoTIFF tags (model type, CRS, pixel scale and tie point) when set.
   std::optional<geo_reference> geo;
+  /// The ImageDescription tag of every page when not empty: the recipe of the field the file
+  /// holds (docs/recipes.md; GDAL shows it as TIFFTAG_IMAGEDESCRIPTION).
+  std::string description;
   /// Bytes of the samples, uncompressed (the file is about this size, a little more).
   [[nodiscard]] std::uint64_t data_bytes() const noexcept;
   /// Rows a band must hold (a multiple of, for tiles: the tile side; else 1).

@@ -35,6 +35,12 @@ crs parse_crs(const std::string& text, const char* option) {
   const std::unique_ptr<PJ_CONTEXT, context_deleter> ctx(proj_context_create());
   if (!ctx) detail::throw_io("PROJ: cannot start");
   proj_log_func(ctx.get(), nullptr, proj_quiet);
+  // Without its database PROJ knows no code: a broken installation, not a bad --crs (exit 1).
+  if (proj_context_get_database_path(ctx.get()) == nullptr) {
+    detail::throw_io(
+        "PROJ cannot open its database proj.db, so no EPSG code can be looked up: install "
+        "Debian's proj-data, or set PROJ_DATA to the folder that holds proj.db");
+  }
   const std::string id = std::to_string(code);
   const std::unique_ptr<PJ, object_deleter> obj(
       proj_create_from_database(ctx.get(), "EPSG", id.c_str(), PJ_CATEGORY_CRS, 0, nullptr));

@@ -6,6 +6,7 @@
 #include <ImfHeader.h>
 #include <ImfOutputFile.h>
 #include <ImfStdIO.h>
+#include <ImfStringAttribute.h>
 
 #include <algorithm>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "detail/error.hpp"
+#include "perlin/embedded_recipe.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
 
@@ -44,7 +46,8 @@ std::vector<std::uint8_t> encode_raw16(std::size_t width, std::size_t height,
 }
 
 std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
-                                     std::span<const float> data, int channels) {
+                                     std::span<const float> data, int channels,
+                                     const std::string& recipe) {
   if (channels != 1 && channels != 3)
     detail::throw_invalid("channels", "an EXR here holds Y or RGB");
   check_size(width, height, 1, data.size(), static_cast<std::size_t>(channels), "EXR");
@@ -53,6 +56,7 @@ std::vector<std::uint8_t> encode_exr(std::size_t width, std::size_t height,
     const char* names[3] = {"R", "G", "B"};
     if (channels == 1) names[0] = "Y";
     for (int c = 0; c < channels; ++c) header.channels().insert(names[c], Imf::Channel(Imf::FLOAT));
+    if (!recipe.empty()) header.insert(std::string(k_recipe_key), Imf::StringAttribute(recipe));
     Imf::StdOSStream stream;
     {
       Imf::OutputFile file(stream, header);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
+#include "perlin/embedded_recipe.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
 #include "runtime/parallel.hpp"
@@ -114,6 +115,19 @@ void ihdr_chunk(std::vector<std::uint8_t>& out, std::size_t width, std::size_t h
   chunk(out, "IHDR", ihdr, sizeof ihdr);
 }
 
+namespace {
+
+/// The recipe as a tEXt chunk (keyword, NUL, text: Latin-1, which a recipe's ASCII is).
+void recipe_chunk(std::vector<std::uint8_t>& out, const std::string& recipe) {
+  if (recipe.empty()) return;
+  std::vector<std::uint8_t> text(k_recipe_key.begin(), k_recipe_key.end());
+  text.push_back(0);
+  text.insert(text.end(), recipe.begin(), recipe.end());
+  chunk(out, "tEXt", text.data(), text.size());
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixel_format format,
                                      std::span<const std::uint8_t> data,
                                      const png_options& options) {
@@ -123,6 +137,7 @@ std::vector<std::uint8_t> encode_png(std::size_t width, std::size_t height, pixe
   out.reserve(8 + 25 + z.size() + (z.size() / k_idat + 1) * 12 + 12);
   out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   ihdr_chunk(out, width, height, format);
+  recipe_chunk(out, options.recipe);
   for (std::size_t at = 0; at < z.size(); at += k_idat) {
     chunk(out, "IDAT", z.data() + at, std::min(k_idat, z.size() - at));
   }
@@ -214,6 +229,7 @@ std::vector<std::uint8_t> apng_writer::finish() {
   if (frames_ == 0) detail::throw_invalid("frames", "an animation needs at least one frame");
   std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   ihdr_chunk(out, width_, height_, format_);
+  recipe_chunk(out, options_.recipe);
   std::vector<std::uint8_t> actl;
   put32(actl, frames_);
   put32(actl, 0);  // loop forever

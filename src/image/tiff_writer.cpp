@@ -183,6 +183,8 @@ void start_page(state& s) {
     ok &= TIFFSetField(t, TIFFTAG_PAGENUMBER, static_cast<std::uint16_t>(s.page),
                        static_cast<std::uint16_t>(std::min<std::size_t>(l.pages, 65535))) == 1;
   }
+  if (!l.description.empty())
+    ok &= TIFFSetField(t, TIFFTAG_IMAGEDESCRIPTION, l.description.c_str()) == 1;
   check(ok, "libtiff refused the page's fields");
   if (l.geo) write_geo(t, *l.geo);
 }
@@ -336,7 +338,8 @@ namespace {
 
 template <class T>
 std::vector<std::uint8_t> encode_tiff_in_memory(std::size_t width, std::size_t height,
-                                                std::size_t pages, std::span<const T> data) {
+                                                std::size_t pages, std::span<const T> data,
+                                                const std::string& recipe) {
   if (width == 0 || height == 0 || pages == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
     detail::throw_size("size", "a TIFF is 1 to 2^31-1 pixels on each side");
   }
@@ -346,6 +349,7 @@ std::vector<std::uint8_t> encode_tiff_in_memory(std::size_t width, std::size_t h
   layout.height = height;
   layout.pages = pages;
   layout.float32 = std::is_same_v<T, float>;
+  layout.description = recipe;
   tiff_writer w(layout);
   w.write_rows(data);
   w.finish();
@@ -355,13 +359,14 @@ std::vector<std::uint8_t> encode_tiff_in_memory(std::size_t width, std::size_t h
 }  // namespace
 
 std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
-                                      std::span<const float> data) {
-  return encode_tiff_in_memory(width, height, pages, data);
+                                      std::span<const float> data, const std::string& recipe) {
+  return encode_tiff_in_memory(width, height, pages, data, recipe);
 }
 
 std::vector<std::uint8_t> encode_tiff(std::size_t width, std::size_t height, std::size_t pages,
-                                      std::span<const std::uint16_t> data) {
-  return encode_tiff_in_memory(width, height, pages, data);
+                                      std::span<const std::uint16_t> data,
+                                      const std::string& recipe) {
+  return encode_tiff_in_memory(width, height, pages, data, recipe);
 }
 
 }  // namespace perlin

@@ -2,6 +2,7 @@
 #include "render_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <limits>
 #include <numbers>
+#include <string_view>
+#include <unordered_map>
 
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
@@ -80,7 +83,9 @@ void resolve_output(const render_options& o, render_plan& r) {
   else if (format == "exr")
     r.format = file_format::exr;
   else
-    throw usage_error("--format: unknown '" + o.format + "' (valid: png, npy, raw, tiff, exr)");
+    throw usage_error("--format: " +
+                      perlin::unknown_choice(o.format, std::array<std::string_view, 5>{
+                                                           "png", "npy", "raw", "tiff", "exr"}));
   if (std::filesystem::path(o.output).filename() == "." ||
       std::filesystem::path(o.output).filename() == "..") {
     throw usage_error("--output: '" + o.output + "' is a folder; give a file name");
@@ -183,8 +188,10 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   } else {
     const colormap* builtin = find_colormap(name);
     if (builtin == nullptr) {
-      throw usage_error("--colormap: unknown '" + name + "' (valid: " + colormap_names() +
-                        ", or stops T:#RRGGBB,...)");
+      std::vector<std::string_view> valid;
+      for (const auto& m : colormaps()) valid.push_back(m.name);
+      throw usage_error("--colormap: " +
+                        perlin::unknown_choice(name, valid, "", "or stops T:#RRGGBB,..."));
     }
     // Built-in maps live for the whole program: a shared_ptr that owns nothing.
     if (builtin != &colormaps().front() && r.png)
@@ -469,8 +476,56 @@ void check_memory(const render_plan& r) {
 
 }  // namespace
 
-render_plan resolve(render_options o) {
-  render_plan r;
+/// The placeholders of -o: {frame} with --frames (not --animated), {x} and {y} with --tiles,
+/// {face} with a cube map; any other {...} is refused (a misspelt one would name every file the
+/// same). Tiles whose names collide (-o 't{x}{y}.png': tile (1, 10) and (11, 0) are both
+/// t110.png) are refused before any work.
+void check_output_names(const render_plan& r) {
+  std::vector<std::string_view> valid;
+  if (r.frames > 0 && !r.animated) valid.push_back("{frame}");
+  if (r.tiles_x > 0) valid.insert(valid.end(), {"{x}", "{y}"});
+  if (r.cubemap) valid.push_back("{face}");
+  const std::string& out = r.output;
+  for (std::size_t at = out.find('{'); at != std::string::npos; at = out.find('{', at + 1)) {
+    const std::size_t end = out.find('}', at);
+    const std::string_view token = std::string_view(out).substr(
+        at, end == std::string::npos ? std::string::npos : end - at + 1);
+    if (std::find(valid.begin(), valid.end(), token) != valid.end()) continue;
+    std::string list;
+    for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
+    throw usage_error(
+        "--output: '" + std::string(token) + "' in '" + out + "' is not a placeholder " +
+        (list.empty() ? "of this render, which writes one file"
+                      : "this render fills (valid here: " + list + ")") +
+        "; the placeholders are {frame} with --frames, {x} and {y} with --tiles, {face} with "
+        "--projection cubemap");
+  }
+  if (r.tiles_x == 0) return;
+  std::unordered_map<std::string, std::size_t> seen;
+  seen.reserve(r.files());
+  for (std::size_t k = 0; k < r.files(); ++k) {
+    const auto [it, added] = seen.emplace(r.frame_path(k), k);
+    if (added) continue;
+    const auto tile = [&](std::size_t i) {
+      return "(" + std::to_string(i % r.tiles_x) + ", " + std::to_string(i / r.tiles_x) + ")";
+    };
+    throw usage_error("--tiles: tiles " + tile(it->second) + " and " + tile(k) +
+                      " would both be written to '" + it->first +
+                      "'; separate {x} and {y}, as in -o 'tile_{x}_{y}.png'");
+  }
+}
+
+const preset& preset_of(const render_options& o) {
+  const preset* found = find_preset(o.preset);
+  if (found == nullptr) {
+    std::vector<std::string_view> valid;
+    for (const auto& p : presets()) valid.push_back(p.name);
+    throw usage_error("--preset: " + perlin::unknown_choice(o.preset, valid, ""));
+  }
+  return *found;
+}
+
+perlin::field_spec render_field(render_options& o) {
   // The recipe's render settings fill in what the options did not give; its field options come
   // after the preset's and before the options'.
   option_pairs recipe_field;
@@ -483,19 +538,24 @@ render_plan resolve(render_options o) {
       }
     }
   }
-  const preset* found = find_preset(o.preset);
-  if (found == nullptr) throw usage_error("--preset: unknown '" + o.preset + "'");
-  const preset& pr = *found;
-  r.f = pr.f;
+  const preset& pr = preset_of(o);
+  perlin::field_spec spec;
   // A recipe names the whole field: the preset's field options give way to it.
-  if (o.recipe.empty() && !o.field_complete) apply_options(r.spec, pr.field);
-  apply_options(r.spec, recipe_field);
-  apply_options(r.spec, o.field);
+  if (o.recipe.empty() && !o.field_complete) apply_options(spec, pr.field);
+  apply_options(spec, recipe_field);
+  apply_options(spec, o.field);
   // Periods (--tileable's or --period) need the lattice-aligned plane: a preset's rotated plane
   // gives way to them unless the plane was asked for.
-  const bool periodic = o.tileable || !r.spec.period.empty();
-  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane"))
-    r.spec.plane = "aligned";
+  const bool periodic = o.tileable || !spec.period.empty();
+  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane")) spec.plane = "aligned";
+  return spec;
+}
+
+render_plan resolve(render_options o) {
+  render_plan r;
+  r.spec = render_field(o);
+  const preset& pr = preset_of(o);
+  r.f = pr.f;
   r.recipe = recipe_of(r.spec, o);
 
   resolve_output(o, r);
@@ -561,6 +621,7 @@ render_plan resolve(render_options o) {
     throw usage_error("--fps: must be 1 to 1000, got " + std::to_string(o.fps));
   r.animated = o.animated;
   r.fps = o.fps;
+  check_output_names(r);
   r.bulk = {.threads = o.threads, .strict = o.strict};
   r.simd = o.simd;
   r.quiet = o.quiet;
@@ -617,10 +678,17 @@ std::string render_plan::frame_path(std::size_t frame) const {
   }
   if (frames == 0 || animated) return output;
   const int digits = std::max(4, static_cast<int>(std::to_string(frames - 1).size()));
-  const std::filesystem::path p(output);
   char num[32];
-  std::snprintf(num, sizeof num, "_%0*zu", digits, frame);
-  return (p.parent_path() / (p.stem().string() + num + p.extension().string())).string();
+  std::snprintf(num, sizeof num, "%0*zu", digits, frame);
+  if (output.find("{frame}") != std::string::npos) {
+    std::string out = output;
+    for (std::size_t at = out.find("{frame}"); at != std::string::npos;
+         at = out.find("{frame}", at))
+      out.replace(at, 7, num);
+    return out;
+  }
+  const std::filesystem::path p(output);
+  return (p.parent_path() / (p.stem().string() + "_" + num + p.extension().string())).string();
 }
 
 }  // namespace perlin_render

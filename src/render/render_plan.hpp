@@ -179,7 +179,8 @@ struct render_plan {
   /// The pixel grid of frame (or tile) k (0 when there are no frames); tile k is (k % tiles_x,
   /// k / tiles_x).
   [[nodiscard]] perlin::grid frame_grid(std::size_t frame) const;
-  /// FILE, or FILE_0000.ext ... with at least 4 digits, as many as the last frame needs; for
+  /// FILE; for frames FILE with {frame} replaced by the frame's number, or FILE_0000.ext ...
+  /// without {frame} (at least 4 digits, as many as the last frame needs); for
   /// tiles, FILE with {x} and {y} replaced by the tile's column and row; for a cubemap's faces,
   /// {face} by px, nx, py, ny, pz, nz.
   [[nodiscard]] std::string frame_path(std::size_t frame) const;
@@ -188,6 +189,13 @@ struct render_plan {
 /// Resolves the options against the preset and the recipe. Throws usage_error (exit 2) or
 /// perlin::invalid_argument for bad options.
 render_plan resolve(render_options o);
+
+/// The field a render of `o` samples: the preset's field options, then the recipe's (a recipe
+/// names the whole field: it replaces the preset's), then the options given; the aligned plane
+/// where periods need it. The recipe's render settings that `o` did not give are set in `o`.
+/// What `perlin recipe --preset` prints and resolve() renders. Throws usage_error (an unknown
+/// preset) or perlin::invalid_argument.
+[[nodiscard]] perlin::field_spec render_field(render_options& o);
 
 /// The recipe of a render: the field's recipe (to_recipe: the whole field), then the render
 /// settings that were given, so `perlin render --recipe` renders the same picture and

@@ -1,10 +1,12 @@
 // `perlin options`: the option table, as text, JSON or the Markdown of docs/options.md (a test
-// compares that file with this output); `perlin recipe`: the recipe of the options given.
+// compares that file with this output); `perlin recipe`: the recipe of the options given, of a
+// preset's render, or of a rendered file.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "noise_flags.hpp"
+#include "perlin/embedded_recipe.hpp"
 #include "perlin/option_table.hpp"
 #include "render.hpp"
 #include "render_plan.hpp"
@@ -94,15 +96,40 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
     };
   });
 
-  auto flags = std::make_shared<field_flags>();
-  CLI::App* rec = app.add_subcommand("recipe",
-                                     "Print the recipe of the field options given: one line that "
-                                     "names the field (docs/recipes.md)");
-  add_field_options(*rec, *flags);
+  struct recipe_flags {
+    field_flags field;
+    std::string preset, from;
+  };
+  auto flags = std::make_shared<recipe_flags>();
+  CLI::App* rec = app.add_subcommand(
+      "recipe",
+      "Print the recipe of the field options given: one line that names the field "
+      "(docs/recipes.md); with --preset, the field a render of that preset samples; with --from, "
+      "the recipe a rendered file carries");
+  add_field_options(*rec, flags->field);
+  rec->add_option("--preset", flags->preset,
+                  "The field `perlin render --preset P` samples with these options (presets set "
+                  "field options: the plane, the fractal, ...)");
+  rec->add_option("--from", flags->from,
+                  "Print the recipe FILE carries (PNG, TIFF, OpenEXR, or the FILE.recipe sidecar "
+                  "of render --write-recipe)");
   rec->callback([flags, &run] {
     run = [flags] {
+      if (!flags->from.empty()) {
+        if (!flags->field.given.empty() || !flags->field.recipe.empty() || !flags->preset.empty())
+          throw usage_error("--from prints the file's recipe as it is: give no other options");
+        std::printf("%s\n", perlin::read_embedded_recipe(flags->from).c_str());
+        return 0;
+      }
       std::vector<std::string> warnings;
-      const perlin::field_spec spec = spec_of(*flags, warnings);
+      perlin::field_spec spec = spec_of(flags->field, warnings);
+      if (!flags->preset.empty()) {
+        perlin_render::render_options o;
+        o.preset = flags->preset;
+        o.field = flags->field.given;
+        o.recipe = flags->field.recipe;
+        spec = perlin_render::render_field(o);
+      }
       for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
       (void)perlin::make_field(
           spec);  // refuses what the field refuses (a warp that does not tile ...)

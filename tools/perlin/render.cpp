@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -17,9 +18,11 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "noise_flags.hpp"
+#include "perlin/embedded_recipe.hpp"
 #include "perlin/error.hpp"
 #include "perlin/gpu_grid.hpp"
 #include "perlin/grid.hpp"
@@ -71,15 +74,17 @@ std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values&
     case file_format::tiff:
       if (r.png)
         return perlin::encode_tiff(r.width, r.height, pages,
-                                   std::span<const std::uint16_t>(grey16()));
-      return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values));
+                                   std::span<const std::uint16_t>(grey16()), r.recipe);
+      return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values),
+                                 r.recipe);
     case file_format::exr: {
-      if (r.normals != 0) return perlin::encode_exr(r.width, r.height, to_normals(r, v), 3);
-      if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1);
+      if (r.normals != 0)
+        return perlin::encode_exr(r.width, r.height, to_normals(r, v), 3, r.recipe);
+      if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1, r.recipe);
       const auto rgb = to_pixels(r, v);
       std::vector<float> f(rgb.size());
       for (std::size_t i = 0; i < rgb.size(); ++i) f[i] = static_cast<float>(rgb[i]) / 255.0f;
-      return perlin::encode_exr(r.width, r.height, f, 3);
+      return perlin::encode_exr(r.width, r.height, f, 3, r.recipe);
     }
     default:
       break;
@@ -100,8 +105,9 @@ std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, fr
   if (r.format == file_format::png) {
     const auto pixels = render_pixels(r, frame, v, progress);
     encoding();
-    return perlin::encode_png(r.width, r.height, pixel_format_of(r), pixels,
-                              {.compression = r.compression, .threads = r.bulk.threads});
+    return perlin::encode_png(
+        r.width, r.height, pixel_format_of(r), pixels,
+        {.compression = r.compression, .threads = r.bulk.threads, .recipe = r.recipe});
   }
   render_frame(r, frame, v, progress);
   apply_formula(r, v);
@@ -150,6 +156,7 @@ void stream_frame(const render_plan& r, std::size_t frame, perlin::pending_file&
       layout.float32 = !r.png;
       layout.tile = r.tiff_tile;
       layout.deflate = r.tiff_deflate;
+      layout.description = r.recipe;
       if (system != nullptr) {
         // The tile's (or crop's) own corner: the whole map's pixel (first[0], first[1]).
         const perlin::grid g = r.frame_grid(frame);
@@ -186,6 +193,8 @@ struct render_command {
   field_flags flags;
   option_pairs settings;
   std::string device = "cpu";
+  bool write_recipe = false;  // a FILE.recipe sidecar beside each file
+  bool verbose = false;       // -v: the render's recipe on standard error
 };
 
 /// --device gpu: the values from the field's compute shader on the machine's OpenGL 4.3 (a GPU, or
@@ -226,6 +235,17 @@ int run_render(const render_command& c, CLI::App* cmd) {
   if (!r.quiet) {
     for (const auto& w : r.warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
   }
+  if (c.verbose) std::fprintf(stderr, "perlin: recipe: %s\n", r.recipe.c_str());
+  if (c.write_recipe && r.to_stdout)
+    throw usage_error("--write-recipe writes FILE.recipe beside the output: give -o FILE");
+  // The sidecar of the file just added to `set`, published with it (--write-recipe).
+  const auto add_sidecar = [&](std::vector<perlin::pending_file>& set) {
+    if (!c.write_recipe) return;
+    const std::string text = r.recipe + "\n";
+    set.emplace_back(perlin::recipe_sidecar(set.back().target()));
+    set.back().write(text.data(), text.size());
+    set.back().finish();
+  };
   std::unique_ptr<perlin::gpu_grid> gpu;
   if (c.device == "gpu") {
     gpu = attach_gpu(r);
@@ -249,8 +269,16 @@ int run_render(const render_command& c, CLI::App* cmd) {
     }
     return 0;
   }
-  // The output folder must accept files, and the CRS must exist, before the work starts.
-  perlin::check_writable(r.frame_path(0));
+  // Every output folder must accept files (tiles and frames may name several), and the CRS must
+  // exist, before the work starts.
+  {
+    std::unordered_set<std::string> folders;
+    for (std::size_t k = 0; k < r.files(); ++k) {
+      const std::string path = r.frame_path(k);
+      if (folders.insert(std::filesystem::path(path).parent_path().string()).second)
+        perlin::check_writable(path);
+    }
+  }
   std::optional<perlin::crs> system;
   if (!r.crs.empty()) {
     try {
@@ -269,8 +297,9 @@ int run_render(const render_command& c, CLI::App* cmd) {
   const std::size_t frame_count = r.files();
   if (r.animated) {
     // One APNG: each frame compressed as it comes, one pending file at the end.
-    perlin::apng_writer apng(r.width, r.height, pixel_format_of(r), r.fps,
-                             {.compression = r.compression, .threads = r.bulk.threads});
+    perlin::apng_writer apng(
+        r.width, r.height, pixel_format_of(r), r.fps,
+        {.compression = r.compression, .threads = r.bulk.threads, .recipe = r.recipe});
     for (std::size_t frame = 0; frame < frame_count; ++frame) {
       const double base = static_cast<double>(frame) / frames;
       const auto pixels = render_pixels(r, frame, v, [&](double f) {
@@ -280,11 +309,14 @@ int run_render(const render_command& c, CLI::App* cmd) {
       bar.update(base + eval_share / frames, "encoding");
       apng.add_frame(pixels);
     }
-    perlin::pending_file file(r.output);
     const auto bytes = apng.finish();
     bar.update(0.99, "writing");
-    file.write(bytes.data(), bytes.size());
-    file.publish();
+    files.emplace_back(r.output);
+    files.back().write(bytes.data(), bytes.size());
+    files.back().finish();
+    add_sidecar(files);
+    const signals_held held;
+    for (auto& f : files) f.publish();  // the picture, then its sidecar
     return 0;
   }
   for (std::size_t frame = 0; frame < frame_count; ++frame) {
@@ -296,6 +328,7 @@ int run_render(const render_command& c, CLI::App* cmd) {
       });
       bar.update(base + 0.95 / frames, "writing");
       files.back().finish();
+      add_sidecar(files);
       continue;
     }
     const auto bytes = frame_file(
@@ -309,13 +342,18 @@ int run_render(const render_command& c, CLI::App* cmd) {
     bar.update(base + (eval_share + encode_share) / frames, "writing");
     files.back().write(bytes.data(), bytes.size());
     files.back().finish();
+    add_sidecar(files);
   }
   {
     // SIGINT and SIGTERM wait while the frames are published, so that an interruption leaves all
     // of them or none (the handler then finds nothing pending and exits 130 or 143). SIGKILL
     // cannot wait: publish_together swaps in a folder holding the whole new set where it can.
     const signals_held held;
-    perlin::publish_together(files);
+    if (frame_count == 1) {
+      for (auto& f : files) f.publish();  // one file, then its sidecar: no set to swap in
+    } else {
+      perlin::publish_together(files);
+    }
   }
   if (r.stretch && !r.quiet) {
     std::fprintf(stderr,
@@ -374,6 +412,12 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--strict", o.strict,
                 "Identical bits on every SIMD target (no fused multiply-add)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress bar or notes");
+  cmd->add_flag("-v,--verbose", command->verbose,
+                "Print the render's recipe (the one its PNG, TIFF or EXR carries) to standard "
+                "error");
+  cmd->add_flag("--write-recipe", command->write_recipe,
+                "Write the render's recipe beside each file as FILE.recipe (for .npy and RAW, "
+                "which have no room for it; perlin recipe --from FILE reads it)");
   cmd->callback(
       [command, cmd, &run] { run = [command, cmd] { return run_render(*command, cmd); }; });
 }
