@@ -91,6 +91,24 @@ def test_pipelined_requests_are_answered_in_order(server, count):
             assert f"--seed {i}" in stats["command"] and stats["width"] == 8 + i % 5
 
 
+def test_a_request_that_never_ends_is_refused(server):
+    # Headers sent fast but never ended: refused at 96 KiB (431), not read for ever.
+    u = urllib.parse.urlparse(server)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(b"GET /render.png?size=8x8 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try:
+            for _ in range(200):
+                s.sendall(b"X-Filler: " + b"a" * 1000 + b"\r\n")
+        except OSError:
+            pass  # closed under us: the answer is still read below
+        try:
+            answer = s.recv(4096)
+        except ConnectionResetError:
+            answer = b""  # the 408/431 lost to the unread bytes' reset
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer
+    assert request(server, "/render.png?size=8x8")[0] == 200
+
+
 def test_costly_renders_of_two_clients_do_not_delay_a_preview(perlin_exe):
     # Two clients keep six costly renders going (three connections each, back to back, each
     # stopped at its 2 s budget); a third client's small previews must not wait for them (before,

@@ -298,6 +298,7 @@ void gated_server::loop() {
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       auto& c = waiting[i];
       bool drop = false;
+      bool fresh = false;  // bytes came: only then can the request have become whole
       if (n > 0 && polled[i + 1].revents != 0) {
         for (;;) {
           const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
@@ -305,6 +306,7 @@ void gated_server::loop() {
             if (!c->started) c->deadline = after(limits_.request_seconds);
             c->started = true;
             c->in.append(chunk, static_cast<std::size_t>(got));
+            fresh = true;
             if (c->in.size() > limits_.max_request_bytes) break;
             continue;
           }
@@ -317,7 +319,7 @@ void gated_server::loop() {
           break;
         }
       }
-      if (!drop && c->started && whole_request(c->in, limits_.max_request_bytes).end > 0) {
+      if (!drop && fresh && whole_request(c->in, limits_.max_request_bytes).end > 0) {
         whole.push_back(std::move(c));
         continue;
       }
