@@ -64,3 +64,35 @@ def test_the_terrain_zarr_example_at_a_small_size(tmp_path):
     assert stored.dtype == np.uint16 and stored.shape == (512, 512)
     assert np.array_equal(stored, want)
     assert stored.max() - stored.min() > 5000  # not flat
+
+
+
+def test_many_blocks_cost_nothing_until_computed():
+    # The graph makes each block's task from its index when it is needed (the graph of every
+    # block's location took 7 us a block: 27 s for 4 million).
+    import time
+
+    shape = (2**16, 2**16)
+    start = time.perf_counter()
+    arr = pdask.grid(FIELD, shape, chunks=(256, 256), origin=ORIGIN, step=STEP)
+    assert time.perf_counter() - start < 1
+    assert arr.numblocks == (256, 256)
+    want = FIELD.grid((3, 5), origin=ORIGIN, step=STEP, first=[2**16 - 5, 2**16 - 3])
+    assert np.array_equal(arr[-3:, -5:].compute(scheduler="threads"), want)
+
+
+@pytest.mark.parametrize("shape, chunks", [((2**30, 2**30), "auto"), ((2**40, 2**40), "auto"),
+                                           ((2**40,), 4096), ((2**52, 1), (1024, 1)),
+                                           ((2**26, 2**26, 2**26), "auto")])
+def test_shapes_of_too_many_blocks_are_refused_quickly(shape, chunks):
+    # (2^30, 2^30) in dask's auto chunks is 34 billion blocks: its graph took 22 s and 4 GB
+    # before a MemoryError, (2^40, 2^40) 24 GB before the OOM killer; dask itself needs about
+    # 2 us a block to compute even one slice of it. Refused from the chunk sizes, before dask
+    # lists a block (the bound leaves room for a loaded machine; it takes about 1 ms).
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"chunks: [\d,]+ blocks \(.*\), more than the "
+                                         r"4,194,304 \(2\^22\).*; give chunks of at least"):
+        pdask.grid(perlin.Field(), shape, chunks=chunks)
+    assert time.perf_counter() - start < 1
