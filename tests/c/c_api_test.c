@@ -112,6 +112,24 @@ static void check_shaders(void) {
   perlin_field_free(too_long);
 }
 
+/* A page's recipe: its field part, and the render settings it left out among the warnings. */
+static void check_page_recipe(void) {
+  static char text[1024];
+  perlin_field* page =
+      perlin_field_from_recipe("perlin=1&seed=42&fractal=fbm&octaves=5&size=64x48&step=0.015625");
+  perlin_field* field = perlin_field_from_recipe("perlin=1&seed=42&fractal=fbm&octaves=5");
+  const double p[2] = {0.3, 0.7};
+  CHECK(page != NULL && field != NULL);
+  CHECK(perlin_field_eval(page, 2, p) == perlin_field_eval(field, 2, p));
+  CHECK(perlin_field_warnings(page, text, sizeof text) > 0);
+  CHECK(starts_with(text, "recipe: size, step are render settings, not part of the field"));
+  CHECK(perlin_field_warnings(field, text, sizeof text) == 0);
+  CHECK(perlin_field_from_recipe("perlin=1&stpe=0.5") == NULL);
+  CHECK(strstr(perlin_last_error(), "did you mean 'step'") != NULL);
+  perlin_field_free(page);
+  perlin_field_free(field);
+}
+
 int main(int argc, char** argv) {
   perlin_field* f = perlin_field_new();
   perlin_field* g;
@@ -131,6 +149,7 @@ int main(int argc, char** argv) {
   CHECK(f != NULL);
   CHECK(strcmp(perlin_version(), "0.1.0") == 0);
   check_shaders();
+  check_page_recipe();
   CHECK(PERLIN_VERSION_MAJOR == 0 && PERLIN_VERSION_MINOR == 1);
 
   /* Every reference value, bit for bit. */
