@@ -288,8 +288,11 @@ void gated_server::loop() {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(next - clock_type::now()).count();
     const int n = poll(polled.data(), polled.size(), static_cast<int>(std::max<long>(0, left) + 1));
-    if (n < 0 && errno != EINTR) return;
-    if (n > 0 && (polled[0].revents & POLLIN) != 0) {
+    if (n < 0) {  // EINTR, or no memory for the moment: the connections wait their turn
+      std::this_thread::sleep_for(std::chrono::milliseconds(errno == EINTR ? 0 : 10));
+      continue;
+    }
+    if ((polled[0].revents & POLLIN) != 0) {
       while (::read(wake_[0], chunk, sizeof chunk) > 0) {
       }
     }
@@ -299,7 +302,7 @@ void gated_server::loop() {
       auto& c = waiting[i];
       bool drop = false;
       bool fresh = false;  // bytes came: only then can the request have become whole
-      if (n > 0 && polled[i + 1].revents != 0) {
+      if (polled[i + 1].revents != 0) {
         for (;;) {
           const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
           if (got > 0) {
