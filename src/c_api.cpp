@@ -227,6 +227,21 @@ size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
   return copy_out(text, buf, size);
 }
 
+perlin_field* perlin_field_from_recipe_n(const char* text, size_t length) {
+  if (text == nullptr) {
+    fail(PERLIN_E_NULL, "text must not be null");
+    return nullptr;
+  }
+  perlin_field* out = nullptr;
+  const int rc = guarded([&] {
+    std::vector<std::pair<std::string, std::string>> skipped;
+    perlin::field_spec spec = perlin::spec_from_recipe(std::string_view(text, length), &skipped);
+    perlin::field f = perlin::make_field(spec);
+    out = new perlin_field{std::move(spec), f, {}, perlin::recipe_skipped_warning(skipped)};
+  });
+  return rc == PERLIN_OK ? out : nullptr;
+}
+
 size_t perlin_field_shader(const perlin_field* field, const char* language, const char* precision,
                            int dims, int flags, char* buf, size_t size) {
   if (field == nullptr || language == nullptr || precision == nullptr) {

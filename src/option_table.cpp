@@ -538,6 +538,12 @@ std::string to_recipe(const field_spec& spec) {
 
 std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view text) {
   if (text.size() > 65536) detail::throw_invalid("recipe", "longer than 65536 characters");
+  // A recipe is text: a NUL byte is refused at its position in every front (a C string would
+  // end there silently, and the part before it could be a valid recipe).
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    detail::throw_invalid("recipe", "a NUL byte at position " + std::to_string(nul) +
+                                        " (a recipe is text; remove it)");
+  }
   std::vector<std::pair<std::string, std::string>> pairs;
   std::size_t i = 0;
   if (!text.empty() && text[0] == '?') i = 1;

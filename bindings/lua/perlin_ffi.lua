@@ -21,6 +21,7 @@ int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* c
 int perlin_eval_points_double(const perlin_field* field, int dims, const double* const* coords, size_t n,
                               double* out, int threads);
 perlin_field* perlin_field_from_recipe(const char* text);
+perlin_field* perlin_field_from_recipe_n(const char* text, size_t length);
 size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size);
 int perlin_fill_grid(const perlin_field* field, int dims, const size_t* count, const double* origin,
@@ -165,7 +166,8 @@ function field:recipe()
 end
 
 function perlin.from_recipe(text)
-  local h = C.perlin_field_from_recipe(tostring(text))
+  local s = tostring(text)
+  local h = C.perlin_field_from_recipe_n(s, #s)  -- its length: a NUL inside is refused, not an end
   if h == nil then fail() end
   return setmetatable({ handle = ffi.gc(h, C.perlin_field_free) }, field)
 end

@@ -15,11 +15,13 @@
  * Errors raise Lua errors with the library's message ("octaves: must be 1 to 32, got 0").
  * Fields are freed by __gc (Lua 5.4 runs it for full userdata). */
 #include <lauxlib.h>
+#include <locale.h>
 #include <lua.h>
 #include <math.h>
 #include <perlin/perlin.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define FIELD "perlin.field"
 
@@ -56,8 +58,11 @@ static perlin_field** push_field(lua_State* L, perlin_field* made) {
   return f;
 }
 
+/* The whole Lua string, its length given: a NUL inside is refused at its position. */
 static int l_from_recipe(lua_State* L) {
-  push_field(L, perlin_field_from_recipe(luaL_checkstring(L, 1)));
+  size_t length = 0;
+  const char* text = luaL_checklstring(L, 1, &length);
+  push_field(L, perlin_field_from_recipe_n(text, length));
   return 1;
 }
 
@@ -93,6 +98,17 @@ static int l_recipe(lua_State* L) {
 
 static int l_eval(lua_State* L) { return eval_at(L, *check_field(L), 2); }
 
+/* snprintf writes the C locale's decimal point (os.setlocale("de_DE.UTF-8") makes 0.5 "0,5");
+ * the option table reads '.', whatever the locale. */
+static void c_decimal_point(char* buf) {
+  const char* point = localeconv()->decimal_point;
+  const size_t n = strlen(point);
+  char* at;
+  if (n == 0 || strcmp(point, ".") == 0 || (at = strstr(buf, point)) == NULL) return;
+  *at = '.';
+  memmove(at + 1, at + n, strlen(at + n) + 1);
+}
+
 /* An option value as the command line writes it: integers plainly, other numbers with 17
  * significant digits (the exact double), booleans as 1 or 0, strings as they are. */
 static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
@@ -105,10 +121,12 @@ static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
       } else {
         /* An integral float below 2^64 (a seed of 2^60 written 2^60) exactly, digit for digit. */
         const double v = (double)lua_tonumber(L, idx);
-        if (v == floor(v) && fabs(v) < 18446744073709551616.0)
+        if (v == floor(v) && fabs(v) < 18446744073709551616.0) {
           snprintf(buf, size, "%.0f", v);
-        else
+        } else {
           snprintf(buf, size, "%.17g", v);
+          c_decimal_point(buf);
+        }
       }
       return buf;
     case LUA_TSTRING:
@@ -118,12 +136,16 @@ static const char* option_text(lua_State* L, int idx, char* buf, size_t size) {
   }
 }
 
+/* perlin.new{...}, or perlin.new() for the defaults (the argument is checked before the field is
+ * pushed, which would otherwise be taken for it). */
 static int l_new(lua_State* L) {
   perlin_field** f;
   char buf[64];
+  const int has_options = !lua_isnoneornil(L, 1);
+  if (has_options) luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
   f = push_field(L, perlin_field_new());
-  if (lua_isnoneornil(L, 1)) return 1;
-  luaL_checktype(L, 1, LUA_TTABLE);
+  if (!has_options) return 1;
   lua_pushnil(L);
   while (lua_next(L, 1) != 0) {
     const char* name;

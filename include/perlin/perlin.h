@@ -99,6 +99,10 @@ PERLIN_API perlin_field* perlin_field_from_recipe(const char* text);
  * (when buf is not NULL and size > 0) and returns the recipe's length; 0 for a NULL field. */
 PERLIN_API size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size);
 
+/* perlin_field_from_recipe of the `length` bytes at `text` (no NUL needed at the end): what the
+ * bindings call, so that a NUL byte inside is refused at its position ("recipe: a NUL byte at
+ * position 8 ...", PERLIN_E_VALUE) like every other front, never read as the recipe's end. */
+PERLIN_API perlin_field* perlin_field_from_recipe_n(const char* text, size_t length);
 /* The warnings of the options set so far that change nothing with the others ("octaves has no
  * effect without --fractal (the fractal is none)"), and of the render settings its recipe carried
  * ("recipe: size is a render setting, ..."), one a line, the CLI's and Python's text;

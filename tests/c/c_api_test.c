@@ -68,6 +68,25 @@ static void expect_error(int rc, int code, const char* mentions) {
   }
 }
 
+/* perlin_field_from_recipe_n: a recipe of a given length (no NUL at its end needed), and a NUL
+   inside refused at its position (a C string would have ended there: the default field). */
+static void check_recipe_lengths(void) {
+  static const char text[] = "perlin=1&seed=3&octaves=2";
+  static const char nul[] = "perlin=1\0&seed=3";
+  const double p[2] = {0.3, 0.7};
+  perlin_field* whole = perlin_field_from_recipe(text);
+  perlin_field* part = perlin_field_from_recipe_n(text, 15); /* "perlin=1&seed=3" */
+  perlin_field* seeded = perlin_field_from_recipe("perlin=1&seed=3");
+  CHECK(whole != NULL && part != NULL && seeded != NULL);
+  CHECK(perlin_field_eval(part, 2, p) == perlin_field_eval(seeded, 2, p));
+  CHECK(perlin_field_from_recipe_n(nul, sizeof nul - 1) == NULL);
+  expect_error(PERLIN_E_VALUE, PERLIN_E_VALUE, "recipe: a NUL byte at position 8");
+  CHECK(perlin_field_from_recipe_n(NULL, 3) == NULL);
+  perlin_field_free(whole);
+  perlin_field_free(part);
+  perlin_field_free(seeded);
+}
+
 /* Shader source (docs/gpu.md): the recipe first (after a standalone program's #version), every
    language, the refusals with a message, snprintf-style lengths; the coordinate split. */
 static int starts_with(const char* text, const char* prefix) {
@@ -149,6 +168,7 @@ int main(int argc, char** argv) {
   CHECK(f != NULL);
   CHECK(strcmp(perlin_version(), "0.1.0") == 0);
   check_shaders();
+  check_recipe_lengths();
   check_page_recipe();
   CHECK(PERLIN_VERSION_MAJOR == 0 && PERLIN_VERSION_MINOR == 1);
 

@@ -172,3 +172,12 @@ def test_a_pages_recipe_gives_its_field_and_warns_of_the_settings_left_out():
     assert f.recipe == field
     with pytest.raises(ValueError, match=r"unknown option 'stpe' \(did you mean 'step'\?\)"):
         perlin.Field.from_recipe(field + "&stpe=0.5")
+
+
+def test_a_nul_in_a_recipe_is_refused_at_its_position_as_in_every_front():
+    # The library's message, the same in C, C#, Lua, LuaJIT and JavaScript (their tests).
+    for text, at in (("perlin=1\0&seed=3", 8), ("perlin=1&seed=3&octaves=2\0", 25)):
+        with pytest.raises(ValueError, match=f"^recipe: a NUL byte at position {at} "):
+            perlin.Field.from_recipe(text)
+    with pytest.raises(ValueError, match="^recipe: a NUL byte at position 8 "):
+        perlin.render(recipe="perlin=1\0&seed=3", size=(4, 4))
