@@ -31,11 +31,17 @@ class gpu_grid {
   [[nodiscard]] std::string renderer() const;
 
   /// Fills `out` (exactly g.size() values, x fastest, as perlin::fill_grid) with `f` on `g` by the
-  /// float shader: within 16 x value_tolerance(f) of the double path where every octave
-  /// coordinate stays below 256 (docs/gpu.md, the contract of float shaders). Each plane of the
-  /// grid (x and y; z and w fixed) is one dispatch whose first sample's point is computed in
-  /// double and rounded to float; the shader adds i * step. Throws perlin::invalid_argument for
-  /// what shaders cannot express (named by shader_source) and a grid that fill_grid refuses,
+  /// float shader, within shader_float_tolerance(f) of the double path (docs/gpu.md). Each plane
+  /// of the grid (x and y; z and w fixed) is one dispatch (or more, per 16 MB). Where the field
+  /// has the split form (perlin_field_split: the aligned plane, whole octave frequencies, no warp,
+  /// not eroded, periods up to 46340) each dispatch's first point is split into an integer cell and
+  /// a float fraction in double, and the shader adds i * step to the fraction: the bound holds at
+  /// any distance from the origin, for coordinates up to 2^30 in magnitude. Otherwise the plain
+  /// program's float coordinates lose their fraction far out, so a grid is refused
+  /// (perlin::invalid_argument, "grid", naming the limit) where its farthest corner, plus a warp's
+  /// amplitude, is more than 1024 x value_tolerance(f) / gradient_tolerance(f) from the origin
+  /// (39.7 for fBm of 5 octaves, 102 for the noise alone). Throws perlin::invalid_argument for what
+  /// shaders cannot express (named by shader_source) and a grid that fill_grid refuses,
   /// perlin::io_error where the driver fails to compile or run the program.
   void fill(const field& f, const grid& g, std::span<float> out);
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -24,6 +25,46 @@ namespace {
 /// count along x stays far below OpenGL's guaranteed 65535).
 constexpr std::size_t k_max_dispatch = std::size_t{1} << 22;
 constexpr std::size_t k_max_columns = std::size_t{1} << 18;
+
+/// The split form's cells are 32-bit ints, and a dispatch adds whole steps to its first cell:
+/// coordinates stay within 2^30 so that no sum passes 2^31.
+constexpr double k_max_split_coordinate = 1073741824.0;
+
+/// For a field without the split form: how far from the origin its grids may reach, over its
+/// ratio of value_tolerance to gradient_tolerance (a coordinate's float rounding, about |x| 2^-24,
+/// becomes a value error through the octaves' slopes, the sum of amplitude x frequency that
+/// gradient_tolerance counts). Measured on llvmpipe (docs/gpu.md): at 0.95 of this reach the
+/// worst of 11 such fields was 0.64 of the printed bound (billow; fBm 0.14-0.18, ridged 0.33);
+/// at 4.6 and 6.2 times it, fBm and ridged fields were 1.07 and 2.05 times the bound.
+constexpr double k_plain_reach = 1024;
+
+/// The program around perlin_field_split: sample (i, j) of a dispatch is its first point, given
+/// as an integer cell and a float fraction split in double on the CPU, plus (i, j) x step. The
+/// offset i x step is split into whole and fraction too, so that a float never holds more than
+/// a cell's fraction and the far-away cell stays exact in ints.
+std::string split_main(std::size_t dims) {
+  static const char* const k_cell[] = {"c.x", "c.xy", "c.xyz", "c"};
+  static const char* const k_frac[] = {"fr.x", "fr.xy", "fr.xyz", "fr"};
+  return std::string(
+             "\n// gpu_grid's program: sample (i, j) at perlin_cell + perlin_frac + (i, j) * "
+             "perlin_step.\n"
+             "layout(local_size_x = 8, local_size_y = 8) in;\n"
+             "layout(std430, binding = 0) writeonly buffer perlin_grid { float perlin_values[]; "
+             "};\n"
+             "uniform ivec4 perlin_cell;\nuniform vec4 perlin_frac;\nuniform vec2 perlin_step;\n"
+             "uniform uvec2 perlin_size;\n"
+             "void main() {\n  uvec2 id = gl_GlobalInvocationID.xy;\n"
+             "  if (id.x >= perlin_size.x || id.y >= perlin_size.y) return;\n"
+             "  precise vec2 t = vec2(id) * perlin_step;\n"
+             "  precise vec2 whole = floor(t);\n"
+             "  precise vec2 s = perlin_frac.xy + (t - whole);\n"
+             "  precise vec2 carry = floor(s);\n"
+             "  ivec4 c = perlin_cell;\n  vec4 fr = perlin_frac;\n"
+             "  c.xy = c.xy + ivec2(whole) + ivec2(carry);\n"
+             "  fr.xy = s - carry;\n"
+             "  perlin_values[id.y * perlin_size.x + id.x] = perlin_field_split(") +
+         k_cell[dims - 1] + ", " + k_frac[dims - 1] + ");\n}\n";
+}
 
 /// A display without a window: Mesa's surfaceless platform, else the first EGL device (a GPU
 /// driver's own EGL), else the default display.
@@ -52,7 +93,7 @@ struct gpu_grid::state {
   std::string renderer;
   std::string source;  // of the compiled program
   GLuint program = 0, buffer = 0;
-  GLint origin = -1, step = -1, size = -1;
+  GLint origin = -1, step = -1, size = -1, cell = -1, frac = -1;
 
   /// Makes the context current on the calling thread for its lifetime, then gives the thread
   /// back the API and context it had (a caller's own OpenGL context stays intact).
@@ -121,6 +162,8 @@ struct gpu_grid::state {
     origin = glGetUniformLocation(program, "perlin_origin");
     step = glGetUniformLocation(program, "perlin_step");
     size = glGetUniformLocation(program, "perlin_size");
+    cell = glGetUniformLocation(program, "perlin_cell");
+    frac = glGetUniformLocation(program, "perlin_frac");
   }
 };
 
@@ -164,16 +207,62 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
         error_kind::size, "out",
         "holds " + std::to_string(out.size()) + " values, the grid " + std::to_string(n));
   }
+  // The largest magnitude of a coordinate on each axis (a grid's extremes are its corners).
+  double reach2 = 0, widest = 0;
   for (std::size_t a = 0; a < g.dims; ++a) {
     const double first = g.coordinate(a, 0), last = g.coordinate(a, g.count[a] - 1);
     if (!std::isfinite(first) || !std::isfinite(last))
       throw invalid_argument(error_kind::value, "grid", "its coordinates must be finite");
+    const double m = std::max(std::abs(first), std::abs(last));
+    reach2 += m * m;
+    widest = std::max(widest, m);
   }
-  const std::string text = shader_source(f, {.language = shader_language::glsl,
-                                             .dims = g.dims,
-                                             .derivatives = false,
-                                             .split = false,
-                                             .standalone = true});
+  // The split form where the field has it (aligned plane, whole octave frequencies, no warp):
+  // every dispatch's first point split into a cell and a fraction in double, so that the float
+  // shader keeps its bound at any distance from the origin. Otherwise the plain program, whose
+  // float coordinates lose the fraction far out: refused there.
+  std::string text = shader_source(f, {.language = shader_language::glsl,
+                                       .dims = g.dims,
+                                       .derivatives = false,
+                                       .split = true,
+                                       .standalone = false});
+  const bool split = text.find("perlin_field_split(") != std::string::npos;
+  if (split) {
+    if (widest >= k_max_split_coordinate) {
+      throw invalid_argument(error_kind::value, "grid",
+                             "the GPU draws coordinates up to 2^30 (1073741824) in magnitude; "
+                             "this grid reaches " +
+                                 std::to_string(widest));
+    }
+    text = "#version 430\n" + text + split_main(g.dims);
+  } else {
+    const double reach =
+        std::sqrt(reach2) + (f.warped() ? f.warp().amplitude() : 0.0);  // the rotated plane mixes
+    const double limit = k_plain_reach * value_tolerance(f) / gradient_tolerance(f);
+    if (reach > limit) {
+      char text_limit[96];
+      std::snprintf(text_limit, sizeof text_limit,
+                    "at most %.4g from the origin; this grid reaches %.4g", limit, reach);
+      // The source says why it has no split form, in a comment.
+      const std::string says = "perlin_field_split is not written for this field: ";
+      const std::size_t at = text.find(says);
+      const std::string why =
+          at == std::string::npos
+              ? "no split form"
+              : "no split form: " +
+                    text.substr(at + says.size(),
+                                text.find_first_of(".\n", at + says.size()) - at - says.size());
+      throw invalid_argument(error_kind::value, "grid",
+                             "the GPU's float shader of this field (" + why +
+                                 ") keeps its bound only for points " + text_limit +
+                                 " (draw it on the CPU, or nearer the origin)");
+    }
+    text = shader_source(f, {.language = shader_language::glsl,
+                             .dims = g.dims,
+                             .derivatives = false,
+                             .split = false,
+                             .standalone = true});
+  }
   state& s = *s_;
   const std::lock_guard lock(s.m);
   const state::current c(s);
@@ -198,7 +287,20 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
     for (std::size_t y = 0; y < h; y += rows) {
       for (std::size_t x = 0; x < w; x += cols) {
         const std::size_t cw = std::min(cols, w - x), ch = std::min(rows, h - y);
-        glUniform4f(s.origin, at(0, x), at(1, y), at(2, k), at(3, l));
+        if (split) {
+          const std::size_t index[4] = {x, y, k, l};
+          GLint cell[4] = {0, 0, 0, 0};
+          float frac[4] = {0, 0, 0, 0};
+          for (std::size_t a = 0; a < g.dims; ++a) {
+            const shader_coordinate sc = split_for_shader(g.coordinate(a, index[a]));
+            cell[a] = sc.cell;
+            frac[a] = sc.frac;
+          }
+          glUniform4i(s.cell, cell[0], cell[1], cell[2], cell[3]);
+          glUniform4f(s.frac, frac[0], frac[1], frac[2], frac[3]);
+        } else {
+          glUniform4f(s.origin, at(0, x), at(1, y), at(2, k), at(3, l));
+        }
         glUniform2ui(s.size, static_cast<GLuint>(cw), static_cast<GLuint>(ch));
         glDispatchCompute(static_cast<GLuint>((cw + 7) / 8), static_cast<GLuint>((ch + 7) / 8), 1);
         // Every barrier bit, not only GL_BUFFER_UPDATE_BARRIER_BIT (which the specification names

@@ -714,6 +714,69 @@ TEST(GpuGrid, FillsGridsWithTheFloatShaderWithinItsTolerance) {
   EXPECT_EQ(eglGetCurrentContext(), mine);
 }
 
+TEST(GpuGrid, FarFromTheOriginTheSplitFormKeepsTheBound) {
+  // A float coordinate at 1e6 has lost its fraction (its step is 0.0625): the plain program was
+  // 0.16 off there (0.52 at 1e9) against a bound of 3.2e-05. gpu_grid splits each dispatch's
+  // first point into cell + fraction in double and draws with perlin_field_split.
+  if (!context().ok) GTEST_SKIP() << context().why;
+  perlin::gpu_grid gpu;
+  const perlin::grid plane = perlin::grid::plane(37, 29, 1.0 / 16, 1e6, -1e6);
+  const perlin::grid volume = perlin::grid::volume(13, 11, 3, 0.11, -1e9, 2.5e8, 7e5 + 0.375);
+  perlin::grid line = perlin::grid::line(300001, 3.0 / 4096, 123456789.25);  // two dispatches
+  const std::pair<const char*, perlin::grid> cases[] = {
+      {"perlin=1&fractal=fbm&octaves=5&seed=3", plane},
+      {"perlin=1&noise=value&interp=cubic&fractal=ridged&octaves=3", volume},
+      {"perlin=1&period=8&fractal=billow&octaves=3", line},
+  };
+  for (const auto& [recipe, g] : cases) {
+    SCOPED_TRACE(recipe);
+    const perlin::field f = perlin::make_field(perlin::spec_from_recipe(recipe));
+    std::vector<float> out(g.size());
+    gpu.fill(f, g, out);
+    double worst = 0;
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < g.count[2]; ++k) {
+      for (std::size_t y = 0; y < g.count[1]; ++y) {
+        for (std::size_t x = 0; x < g.count[0]; ++x, ++i) {
+          const std::size_t at[3] = {x, y, k};
+          std::vector<double> p(g.dims);
+          for (std::size_t a = 0; a < g.dims; ++a) p[a] = g.coordinate(a, at[a]);
+          worst = std::max(worst, std::abs(double(out[i]) - f.eval(p)));
+        }
+      }
+    }
+    EXPECT_LE(worst, perlin::shader_float_tolerance(f));
+    std::printf("gpu_grid far %s: worst %.3g x value_tolerance\n", recipe,
+                worst / perlin::value_tolerance(f));
+  }
+  // Without the split form (the rotated plane): refused past the reach where the bound holds,
+  // naming it; drawn within the bound just inside it.
+  const perlin::field rotated =
+      perlin::make_field(perlin::spec_from_recipe("perlin=1&fractal=fbm&octaves=5&plane=rotated"));
+  const double reach =
+      1024 * perlin::value_tolerance(rotated) / perlin::gradient_tolerance(rotated);
+  const perlin::grid far = perlin::grid::plane(8, 8, 1.0 / 64, reach, 0);
+  std::vector<float> out(far.size(), 42.0f);
+  try {
+    gpu.fill(rotated, far, out);
+    ADD_FAILURE() << "a rotated plane past " << reach << " was drawn";
+  } catch (const perlin::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("at most"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(out[0], 42.0f);
+  const perlin::grid near = perlin::grid::plane(8, 8, 1.0 / 64, 0.95 * reach - 8.0 / 64, 0);
+  gpu.fill(rotated, near, out);
+  double worst = 0;
+  for (std::size_t y = 0, i = 0; y < 8; ++y) {
+    for (std::size_t x = 0; x < 8; ++x, ++i) {
+      worst = std::max(
+          worst, std::abs(double(out[i]) - rotated.eval(std::vector<double>{
+                                               near.coordinate(0, x), near.coordinate(1, y)})));
+    }
+  }
+  EXPECT_LE(worst, perlin::shader_float_tolerance(rotated));
+}
+
 TEST(GpuGrid, RefusesWhatItCannotDrawBeforeDrawing) {
   if (!context().ok) GTEST_SKIP() << context().why;
   perlin::gpu_grid gpu;

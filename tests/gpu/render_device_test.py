@@ -59,6 +59,38 @@ def test_gpu_values_are_the_cpus_within_the_float_shader_tolerance(gpu, perlin_e
     assert float(np.abs(b).max()) > 0.3  # a real field, not zeros on both sides
 
 
+@pytest.mark.parametrize("origin", ["1e6,1e6", "-1e6,3e5", "1e9,-1e9", "123456.7,0.25,-7e5"])
+def test_far_from_the_origin_the_gpu_keeps_the_bound_it_prints(gpu, perlin_exe, tmp_path, origin):
+    # Float coordinates lose the fraction far out (at 1e6 a float's step is 0.0625): the plain
+    # float shader was 0.16 off at 1e6 (0.52 at 1e9) while the tool printed 3.2e-05. gpu_grid
+    # splits each dispatch's first point in double (cell + fraction) for perlin_field_split.
+    on_gpu, on_cpu = tmp_path / "gpu.npy", tmp_path / "cpu.npy"
+    extra = [*FIELD, "--plane", "aligned", "--size", "96x64", "--origin", origin]
+    r = render(perlin_exe, "--device", "gpu", "-o", str(on_gpu), *extra)
+    assert r.returncode == 0, r.stderr
+    printed = float(r.stderr.split("within ", 1)[1].split(" of the double")[0])
+    assert render(perlin_exe, "-q", "-o", str(on_cpu), *extra).returncode == 0
+    a, b = np.load(on_gpu), np.load(on_cpu)
+    worst = float(np.abs(a.astype(np.float64) - b).max())
+    assert worst <= printed <= TOLERANCE * 1.001, (worst, printed)
+    assert float(np.abs(b).max()) > 0.3
+
+
+@pytest.mark.parametrize("extra", [
+    ["--plane", "rotated", "--origin", "1e6,1e6"],  # no split form: the plane mixes the axes
+    ["--plane", "aligned", "--frequency", "0.3", "--origin", "3000,0"],  # frequencies not whole
+    ["--plane", "aligned", "--warp", "basic", "--origin", "0,-5000"],  # the warp moves in float
+    ["--origin", "0,0", "--size", "64x64", "--step", "8"],  # near the origin, but wide
+])
+def test_far_fields_without_the_split_form_are_refused_naming_the_limit(gpu, perlin_exe, tmp_path,
+                                                                        extra):
+    out = tmp_path / "far.npy"
+    r = render(perlin_exe, "--device", "gpu", "-o", str(out), *FIELD, *extra)
+    assert r.returncode == 2, r.stderr
+    assert "GPU" in r.stderr and "at most" in r.stderr and "from the origin" in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_gpu_pictures_are_the_cpus_within_a_level(gpu, perlin_exe, tmp_path):
     from PIL import Image
     for preset in ("clouds", "marble", "wood"):
