@@ -72,7 +72,7 @@ namespace PerlinNoise
             UIntPtr gradientLength, int threads);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern FieldHandle perlin_field_from_recipe([MarshalAs(UnmanagedType.LPStr)] string text);
+        internal static extern FieldHandle perlin_field_from_recipe_n(byte[] text, UIntPtr length);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern UIntPtr perlin_field_recipe(FieldHandle field, byte[] buf, UIntPtr size);
 
@@ -120,7 +120,10 @@ namespace PerlinNoise
         public static Perlin FromRecipe(string recipe)
         {
             if (recipe == null) throw new ArgumentNullException(nameof(recipe));
-            return new Perlin(Native.perlin_field_from_recipe(recipe));
+            // The UTF-8 bytes with their length: a NUL inside is refused at its position by the
+            // library, not taken for the end (LPStr marshalling cut there).
+            byte[] text = System.Text.Encoding.UTF8.GetBytes(recipe);
+            return new Perlin(Native.perlin_field_from_recipe_n(text, (UIntPtr)(uint)text.Length));
         }
 
         /// <summary>The options set that change nothing with the others, as the CLI warns of them
@@ -163,6 +166,8 @@ namespace PerlinNoise
         /// <summary>Sets an option by its command-line name and syntax ("octaves", "6"); returns this.</summary>
         public Perlin Set(string option, string value)
         {
+            if (option == null) throw new ArgumentNullException(nameof(option));
+            if (value == null) throw new ArgumentNullException(nameof(value));
             Native.Check(Native.perlin_field_set(field, option, value));
             return this;
         }
@@ -170,6 +175,7 @@ namespace PerlinNoise
         /// <summary>The field at a point of 1 to 4 coordinates (the exact double path).</summary>
         public double Eval(params double[] p)
         {
+            if (p == null) throw new ArgumentNullException(nameof(p));
             double v = Native.perlin_field_eval(field, p.Length, p);
             if (double.IsNaN(v) && Native.LastError().Length > 0 && (p.Length < 1 || p.Length > 4))
                 throw new PerlinException(-4, Native.LastError());

@@ -16,6 +16,13 @@ public static class PerlinTest
 
     static double Num(string s) => double.Parse(s, NumberStyles.Float, CultureInfo.InvariantCulture);
 
+    static void ExpectNull(Action call, string parameter)
+    {
+        try { call(); Check(false, "null " + parameter + " is refused"); }
+        catch (ArgumentNullException e) { Check(e.ParamName == parameter, "ParamName " + e.ParamName + ", want " + parameter); }
+        catch (Exception e) { Check(false, "null " + parameter + ": " + e.GetType().Name + ": " + e.Message); }
+    }
+
     public static int Main(string[] args)
     {
         string data = args[0];
@@ -177,6 +184,25 @@ public static class PerlinTest
             var w = page.Warnings;
             Check(w.Length == 1 && w[0].StartsWith("recipe: size, step are render settings"),
                   "page recipe warnings: " + string.Join("|", w));
+        }
+
+        // A NUL in a recipe is refused at its position, as in every front (it was cut there:
+        // the default field).
+        try { Perlin.FromRecipe("perlin=1\0&seed=3"); Check(false, "a NUL in a recipe is refused"); }
+        catch (PerlinException e) { Check(e.Message.StartsWith("recipe: a NUL byte at position 8"), e.Message); }
+        using (var r = Perlin.FromRecipe("perlin=1&seed=3&fractal=fbm&octaves=2"))
+            Check(r.Recipe == "perlin=1&seed=3&fractal=fbm&octaves=2", "a recipe still reads: " + r.Recipe);
+
+        // A null reference is an ArgumentNullException naming the parameter (Eval(null) was a
+        // NullReferenceException; Set(null, ...) the library's message).
+        using (var p = new Perlin())
+        {
+            ExpectNull(() => p.Eval(null), "p");
+            ExpectNull(() => p.Set(null, "3"), "option");
+            ExpectNull(() => p.Set("octaves", null), "value");
+            ExpectNull(() => Perlin.FromRecipe(null), "recipe");
+            ExpectNull(() => p.Gradient(null, new double[2]), "p");
+            ExpectNull(() => p.FillGrid((float[])null, 2, 2, 0, 0, 1), "output");
         }
 
         if (failures == 0) Console.WriteLine("csharp: ok");
