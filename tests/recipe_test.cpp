@@ -168,8 +168,12 @@ TEST(Recipes, AreCanonicalAndStrict) {
   EXPECT_EQ(bad("perlin=1&gain=0.3&persistence=0.3"), "recipe: 'persistence' is given twice");
   EXPECT_EQ(bad("perlin=1&octaves=%zz"), "recipe: '%zz' has a bad %-escape");
   EXPECT_EQ(bad("perlin=1&octave=3"), "option: unknown option 'octave' (did you mean 'octaves'?)");
+  // A render setting is skipped by a field reader (handed back below); any other name is refused,
+  // with the nearest name of both vocabularies, or both lists.
+  EXPECT_EQ(bad("perlin=1&size=64x64"), "accepted");
+  EXPECT_EQ(bad("perlin=1&stpe=0.5"), "option: unknown option 'stpe' (did you mean 'step'?)");
   EXPECT_EQ(
-      bad("perlin=1&size=64x64").rfind("option: unknown option 'size' (valid: noise, interp", 0),
+      bad("perlin=1&zzzzzz=1").rfind("option: unknown option 'zzzzzz' (valid: noise, interp", 0),
       0u);
   EXPECT_EQ(bad("perlin=1&octaves=0"), "octaves: must be 1 to 32, got 0");
   // Render settings are handed back when the caller takes them.

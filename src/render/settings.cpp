@@ -91,7 +91,8 @@ const std::vector<render_setting>& render_settings() {
       {"height-scale", false,
        "With --normals: world height per unit of noise, in noise units (default 1)"},
       {"tiff-tiles", false,
-       "A tiled TIFF of N x N tiles (N a multiple of 16, such as 256 or 512) instead of strips"},
+       "A tiled TIFF of N x N tiles (N a multiple of 16, such as 256 or 512, at most 4096 and "
+       "the image's longer side rounded up to 16) instead of strips"},
       {"crs", false,
        "EPSG:N: a GeoTIFF in that coordinate reference system (such as EPSG:4326 or "
        "EPSG:32633), checked in PROJ's database; .tif only"},
