@@ -33,7 +33,8 @@ export interface GridOptions {
 export class Field {
   /** A field of these options; throws a PerlinError for an unknown option or a bad value. */
   constructor(options?: Options);
-  /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8"). */
+  /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8"); a NUL character inside is
+   * refused at its position ("recipe: a NUL byte at position 8 ..."), as in every front. */
   static fromRecipe(text: string): Field;
   /** The field's recipe: the same text in every front. */
   readonly recipe: string;
@@ -52,11 +53,13 @@ export class Field {
   eval(...coords: number[]): number;
   /** The value and the analytic partial derivatives at a point (exact). */
   gradient(...coords: number[]): { value: number; gradient: Float64Array };
-  /** A grid, x fastest. */
+  /** A grid, x fastest. width, height and depth are integers from 1 to 2^32 - 1, and the grid's
+   * bytes at most the WebAssembly heap's limit (2^31 - 1): anything else throws a RangeError
+   * (code "size") naming the argument or the bytes needed, before anything is allocated. */
   grid(width: number, height: number, options?: GridOptions & { precision?: "float" }): Float32Array;
   grid(width: number, height: number, options: GridOptions & { precision: "double" }): Float64Array;
   /** The field at interleaved points: float kernel for a Float32Array (or any array), exact for a
-   * Float64Array. */
+   * Float64Array. A batch whose axes and values pass the heap's limit throws a RangeError. */
   points(coords: Float64Array, dims: 1 | 2 | 3 | 4, options?: { out?: Float64Array }): Float64Array;
   points(coords: Float32Array | number[], dims: 1 | 2 | 3 | 4, options?: { out?: Float32Array }): Float32Array;
   /** Frees the field now (it is also freed when garbage-collected). */

@@ -32,6 +32,41 @@ export function version() {
   return lib().UTF8ToString(lib()._perlin_version());
 }
 
+// The most bytes one array in the module's memory can take: the memory grows to 2 GiB
+// (-sMAXIMUM_MEMORY=2GB in js/CMakeLists.txt; its code and data live there too) and a size_t is
+// 32 bits. Every size is checked in JavaScript numbers (exact to 2^53) against it and against
+// MAX_COUNT before anything is allocated: a Uint32Array and _malloc would wrap it (a grid of
+// 2^32 + 4 samples was 4 of noise and the rest of the heap's other contents).
+const HEAP_LIMIT = 2 ** 31 - 1;
+const MAX_COUNT = 2 ** 32 - 1;
+
+/** A RangeError with code "size": a count or a size that cannot be (or fit). */
+function sizeError(message) {
+  const e = new RangeError(message);
+  e.code = "size";
+  return e;
+}
+
+/** Refuses `bytes` over the heap's limit, naming what needs them. */
+function checkBytes(what, bytes, advice) {
+  if (bytes > HEAP_LIMIT) {
+    throw sizeError(`${what} need ${bytes} bytes, more than the WebAssembly heap's limit of ` +
+                    `${HEAP_LIMIT} bytes; ${advice}`);
+  }
+}
+
+/** _malloc(bytes), or an Error (code "memory") naming the true cause: the heap is full. */
+function allocate(what, bytes) {
+  const p = lib()._malloc(Math.max(1, bytes));
+  if (!p) {
+    const e = new Error(`${what}: could not allocate ${bytes} bytes in the WebAssembly heap (its ` +
+                        `limit is ${HEAP_LIMIT} bytes, some of it in use)`);
+    e.code = "memory";
+    throw e;
+  }
+  return p;
+}
+
 // The C API's status codes (perlin.h) as the `code` of the Error thrown.
 const codes = { [-1]: "null", [-2]: "option", [-3]: "value", [-4]: "size", [-5]: "memory", [-6]: "internal" };
 
@@ -94,10 +129,9 @@ function setOption(handle, key, value) {
 }
 
 /** Copies `values` into the module's memory (8-byte aligned); returns the pointer. */
-function copyIn(values, Type) {
+function copyIn(what, values, Type) {
   const m = lib();
-  const p = m._malloc(values.length * Type.BYTES_PER_ELEMENT || 8);
-  if (!p) fail(-5);
+  const p = allocate(what, values.length * Type.BYTES_PER_ELEMENT || 8);
   (Type === Float64Array ? m.HEAPF64 : Type === Float32Array ? m.HEAPF32 : m.HEAPU32).set(
     values,
     p / Type.BYTES_PER_ELEMENT,
@@ -170,9 +204,13 @@ export class Field {
     registry.register(this, this.#handle, this);
   }
 
-  /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md). */
+  /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md). A NUL
+   * character inside is refused at its position, as every front refuses it. */
   static fromRecipe(text) {
-    const h = withText(String(text), (p) => lib()._perlin_field_from_recipe(p));
+    const s = String(text);
+    // Its UTF-8 bytes with their length (stringToUTF8 writes a NUL inside as a 0 byte, which the
+    // library then sees instead of taking it for the end).
+    const h = withText(s, (p) => lib()._perlin_field_from_recipe_n(p, lib().lengthBytesUTF8(s)));
     if (!h) fail(-3);
     return new Field(adopt, h);
   }
@@ -256,14 +294,13 @@ export class Field {
       e.code = "size";
       throw e;
     }
-    const sizes = [width, height, depth, 1].slice(0, dims);
-    for (const s of sizes) {
-      if (!Number.isInteger(s) || s < 1) {
-        const e = new Error(`grid: sizes must be positive integers, got ${s}`);
-        e.code = "size";
-        throw e;
+    const named = [["width", width], ["height", height], ["depth", depth]];
+    for (const [name, s] of named) {
+      if (!Number.isInteger(s) || s < 1 || s > MAX_COUNT) {
+        throw sizeError(`grid: ${name} must be an integer from 1 to ${MAX_COUNT}, got ${s}`);
       }
     }
+    const sizes = [width, height, depth, 1].slice(0, dims);
     const total = sizes.reduce((a, b) => a * b, 1);
     const double = precision === "double";
     if (!double && precision !== "float") {
@@ -272,16 +309,21 @@ export class Field {
       throw e;
     }
     const Type = double ? Float64Array : Float32Array;
+    // Exact in BigInt for the message (the product of three counts can pass 2^53).
+    const exact = sizes.slice(0, depth > 1 ? 3 : 2).reduce((a, b) => a * BigInt(b), 1n);
+    checkBytes(`grid: ${sizes.slice(0, depth > 1 ? 3 : 2).join(" x ")} samples of ${Type.BYTES_PER_ELEMENT} bytes`,
+               exact * BigInt(Type.BYTES_PER_ELEMENT),
+               double ? 'use a smaller grid, or precision: "float"' : "use a smaller grid");
     checkTarget(target, Type, total);
     const o = Array.from({ length: dims }, (_, k) => origin[k] ?? 0);
     const steps =
       step === undefined ? null : Array.from({ length: dims }, (_, k) => (Array.isArray(step) ? step[k] : step));
-    const count = copyIn(sizes, Uint32Array);
-    const po = copyIn(o, Float64Array);
-    const ps = steps ? copyIn(steps, Float64Array) : 0;
-    const out = m._malloc(total * Type.BYTES_PER_ELEMENT);
+    const count = copyIn("grid", sizes, Uint32Array);
+    let po = 0, ps = 0, out = 0;
     try {
-      if (!out) fail(-5);
+      po = copyIn("grid", o, Float64Array);
+      ps = steps ? copyIn("grid", steps, Float64Array) : 0;
+      out = allocate("grid", total * Type.BYTES_PER_ELEMENT);
       const call = double ? m._perlin_fill_grid_double : m._perlin_fill_grid;
       const status = call(h, dims, count, po, ps, out, total, 1);
       if (status !== 0) fail(status);
@@ -290,7 +332,7 @@ export class Field {
       return into(values, target);
     } finally {
       m._free(count);
-      m._free(po);
+      if (po) m._free(po);
       if (ps) m._free(ps);
       if (out) m._free(out);
     }
@@ -310,17 +352,22 @@ export class Field {
     const double = coords instanceof Float64Array;
     const Type = double ? Float64Array : Float32Array;
     const n = coords.length / dims;
+    if (n > MAX_COUNT) throw sizeError(`points: at most ${MAX_COUNT} points, got ${n}`);
+    // Each axis and the values: dims + 1 arrays of n numbers in the module's memory.
+    checkBytes(`points: ${n} points of ${dims} coordinates (${Type.BYTES_PER_ELEMENT} bytes each, and a value)`,
+               (dims + 1) * n * Type.BYTES_PER_ELEMENT, "give fewer points a call");
     checkTarget(target, Type, n);
     const axes = [];
     try {
       for (let k = 0; k < dims; ++k) {
         const axis = new Type(n);
         for (let i = 0; i < n; ++i) axis[i] = coords[i * dims + k];
-        axes.push(copyIn(axis, Type));
+        axes.push(copyIn("points", axis, Type));
       }
-      const table = copyIn(axes, Uint32Array);
-      const out = m._malloc(Math.max(1, n) * Type.BYTES_PER_ELEMENT);
+      const table = copyIn("points", axes, Uint32Array);
+      let out = 0;
       try {
+        out = allocate("points", n * Type.BYTES_PER_ELEMENT);
         const call = double ? m._perlin_eval_points_double : m._perlin_eval_points;
         const status = call(h, dims, table, n, out, 1);
         if (status !== 0) fail(status);
@@ -328,7 +375,7 @@ export class Field {
         return into(heap.subarray(out / Type.BYTES_PER_ELEMENT, out / Type.BYTES_PER_ELEMENT + n), target);
       } finally {
         m._free(table);
-        m._free(out);
+        if (out) m._free(out);
       }
     } finally {
       for (const p of axes) m._free(p);

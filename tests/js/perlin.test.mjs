@@ -117,6 +117,50 @@ test("errors are Errors with the library's message and a code", () => {
   assert.throws(() => f.eval(1), /disposed/);
 });
 
+test("sizes that would wrap (2^32, 2^53, non-integers) throw a RangeError naming the argument", () => {
+  const f = new Field();
+  // 2^32 + 4 wrapped to 4 in a Uint32Array (and in _malloc): 4 noise values and the rest of the
+  // heap's other contents came back.
+  for (const [w, h] of [[2 ** 32 + 4, 1], [1, 2 ** 32 + 4], [2 ** 32, 1], [2 ** 53, 1], [2 ** 53 + 2, 3],
+                        [2.5, 4], [4, NaN], [Infinity, 1], [-1, 4], ["4", 4]]) {
+    assert.throws(() => f.grid(w, h), (e) => {
+      assert.ok(e instanceof RangeError, `${w} x ${h}: ${e}`);
+      assert.equal(e.code, "size");
+      assert.match(e.message, /^grid: (width|height) must be an integer from 1 to 4294967295, got /);
+      return true;
+    });
+  }
+  for (const depth of [2 ** 32 + 2, 2 ** 53, 1.5, 0]) {
+    assert.throws(() => f.grid(2, 2, { depth }), {
+      name: "RangeError", code: "size", message: `grid: depth must be an integer from 1 to 4294967295, got ${depth}`,
+    });
+  }
+  // Grids that fit no heap: the bytes and the limit, not a stale message of an earlier call
+  // ("every count must be at least 1") or "failed".
+  assert.throws(() => f.grid(0, 4), { code: "size" });
+  assert.throws(() => f.grid(16384, 16384, { precision: "double" }), {
+    name: "RangeError", code: "size",
+    message: "grid: 16384 x 16384 samples of 8 bytes need 2147483648 bytes, more than the WebAssembly " +
+             'heap\'s limit of 2147483647 bytes; use a smaller grid, or precision: "float"',
+  });
+  assert.throws(() => f.grid(2 ** 20, 2 ** 20, { depth: 2 ** 20 }), {
+    name: "RangeError", message: /^grid: 1048576 x 1048576 x 1048576 samples of 4 bytes need 4611686018427387904 bytes, more than/,
+  });
+  assert.throws(() => f.grid(65536, 65536), { name: "RangeError", message: /need 17179869184 bytes/ });
+  // The heap still works, and a grid near the limit is refused or made, never wrapped.
+  const g = f.grid(3, 2, { precision: "double" });
+  assert.equal(g.length, 6);
+  assert.equal(g[5], f.eval(2 / 64, 1 / 64));
+});
+
+test("a NUL in a recipe is refused at its position, as in every front", () => {
+  assert.throws(() => Field.fromRecipe("perlin=1\0&seed=3"), {
+    code: "value", message: /^recipe: a NUL byte at position 8 /,
+  });
+  assert.throws(() => Field.fromRecipe("perlin=1&seed=3&octaves=2\0"), { message: /position 25/ });
+  assert.equal(Field.fromRecipe("perlin=1&seed=3").recipe, "perlin=1&seed=3");
+});
+
 test("double grids are the exact path at every sample, float grids within its tolerance", () => {
   const f = new Field({ seed: 3, fractal: "fbm", octaves: 5, persistence: 0.5 });
   const tolerance = 2e-6 * (1 + 0.5 + 0.25 + 0.125 + 0.0625);  // times the octave amplitudes
