@@ -40,3 +40,21 @@ def test_every_python_command_names_its_interpreter(test_data):
         for line in block.splitlines():
             command = line.removeprefix("$ ")
             assert not re.match(r"(python3?|pip3?) ", command), f"README: {line}"
+
+
+def test_the_python_guide_example_runs_and_draws_full_contrast_maps(test_data):
+    """docs/python.md's example, every call of the package, as written."""
+    guide = (test_data / ".." / ".." / "docs" / "python.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
+    assert blocks, "docs/python.md has a Python example"
+    scope = {}
+    exec(compile(blocks[0], "docs/python.md", "exec"), scope)
+    h = scope["h"]
+    assert h.shape == (1024, 1024)
+    assert np.ptp(h) > 0.8 and h.std() > 0.1
+    assert scope["masks"].shape == (16, 256, 256)
+    big = scope["big"]
+    assert big.shape == (65536, 65536)
+    assert np.ptp(big[:2048, :2048].compute()) > 0.5
+    f = scope["f"]
+    assert np.ptp(f(scope["x"], scope["y"])) > 0.5
