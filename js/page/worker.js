@@ -112,7 +112,10 @@ onmessage = async (e) => {
     postMessage({ stats: m.UTF8ToString(m._perlin_page_stats()) });
     return;
   }
-  const data = m.HEAPU8.subarray(m._perlin_page_data(), m._perlin_page_data() + m._perlin_page_size());
+  // Pointers and sizes come back as signed 32-bit numbers; the page module may grow past 2 GiB,
+  // so they are read as unsigned (>>> 0), or a large export would read the wrong bytes.
+  const at = m._perlin_page_data() >>> 0;
+  const data = m.HEAPU8.subarray(at, at + (m._perlin_page_size() >>> 0));
   const width = m._perlin_page_width(), height = m._perlin_page_height();
   const bytes = ext === ".npy" ? npyFile(data, width, height)
                                : pngFile(data, width, height, m._perlin_page_channels(), m._perlin_page_bits());
