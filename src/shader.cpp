@@ -16,8 +16,8 @@
 #include "detail/wrap.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
-#include "shader_program.hpp"
-#include "shader_writer.hpp"
+#include "shader/program.hpp"
+#include "shader/writer.hpp"
 
 namespace perlin {
 

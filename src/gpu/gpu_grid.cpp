@@ -1,5 +1,5 @@
 // perlin::gpu_grid (gpu_grid.hpp): an OpenGL 4.3 context through EGL without a display, and the
-// field's standalone compute shader (shader_program.cpp) dispatched plane by plane.
+// field's standalone compute shader (src/shader/program.cpp) dispatched plane by plane.
 #include "perlin/gpu_grid.hpp"
 
 #include <EGL/egl.h>

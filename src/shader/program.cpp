@@ -2,7 +2,7 @@
 // the field in a buffer (a compute shader; GLSL ES, which has none, a fragment shader that writes
 // each value's bits to an R32UI target). Sample (i, j) is at perlin_origin plus (i, j) times
 // perlin_step on the first two axes, computed as origin + i * step without fused multiply-adds.
-#include "shader_program.hpp"
+#include "shader/program.hpp"
 
 namespace perlin::detail {
 

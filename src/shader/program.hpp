@@ -1,11 +1,11 @@
 // The complete program that shader_options::standalone wraps around perlin_field
-// (shader_program.cpp).
+// (shader/program.cpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
 
-#include "shader_writer.hpp"
+#include "shader/writer.hpp"
 
 namespace perlin::detail {
 

@@ -1,5 +1,5 @@
-// How each shading language spells what shader.cpp writes (shader_writer.hpp).
-#include "shader_writer.hpp"
+// How each shading language spells what shader.cpp writes (shader/writer.hpp).
+#include "shader/writer.hpp"
 
 #include <cctype>
 #include <cstdio>
