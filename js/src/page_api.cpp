@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "page/html.hpp"
+#include "page/query.hpp"
 #include "perlin/error.hpp"
 #include "perlin/image_io.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
-#include "serve_page.hpp"
-#include "serve_query.hpp"
 
 namespace {
 
@@ -50,13 +50,13 @@ std::multimap<std::string, std::string> pairs_of(const char* text, std::size_t l
 }
 
 void render(const char* pairs, std::size_t length, bool npy) {
-  perlin_cli::query q = perlin_cli::parse_query(pairs_of(pairs, length), npy ? ".npy" : ".png");
+  perlin_page::query q = perlin_page::parse_query(pairs_of(pairs, length), npy ? ".npy" : ".png");
   if (npy) {
-    perlin_cli::drop_pixel_settings(q);
+    perlin_page::drop_pixel_settings(q);
   }
   const auto start = std::chrono::steady_clock::now();
   const render_plan plan = resolve(q.options);
-  perlin_cli::check_servable(q, plan);
+  perlin_page::check_servable(q, plan);
   frame_values values;
   render_frame(plan, 0, values);
   apply_formula(plan, values);
@@ -78,7 +78,7 @@ void render(const char* pairs, std::size_t length, bool npy) {
     g_result.channels = rgb ? 3 : 1;
     g_result.bits = wide ? 16 : 8;
   }
-  g_result.stats = perlin_cli::stats_json(q, plan, values, ms);
+  g_result.stats = perlin_page::stats_json(q, plan, values, ms);
 }
 
 /// Runs `body` on a fresh result: 0, or the HTTP status the server would give (400 for a bad
@@ -110,7 +110,7 @@ extern "C" {
 
 /// The page (its controls from the option table), computing in its worker.
 const char* perlin_page_html() {
-  g_result.html = perlin_cli::page_html(perlin_cli::page_backend::worker);
+  g_result.html = perlin_page::page_html(perlin_page::page_backend::worker);
   return g_result.html.c_str();
 }
 
@@ -126,10 +126,10 @@ int perlin_page_render(const char* pairs, std::size_t length, int npy) {
 /// perlin_page_stats(); the status as perlin_page_render's.
 int perlin_page_shader(const char* pairs, std::size_t length) {
   return answer([&] {
-    const perlin_cli::query q = perlin_cli::parse_query(pairs_of(pairs, length), ".png");
+    const perlin_page::query q = perlin_page::parse_query(pairs_of(pairs, length), ".png");
     const render_plan plan = resolve(q.options);
-    perlin_cli::check_servable(q, plan);
-    g_result.stats = perlin_cli::shader_json(plan);
+    perlin_page::check_servable(q, plan);
+    g_result.stats = perlin_page::shader_json(plan);
   });
 }
 

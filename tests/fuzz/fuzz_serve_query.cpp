@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "page/query.hpp"
 #include "perlin/error.hpp"
 #include "render_plan.hpp"
-#include "serve_query.hpp"
 
 namespace {
 
@@ -63,16 +63,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   httplib::detail::parse_query_text(text, params);
   for (const char* ext : {".png", ".npy"}) {
     try {
-      const perlin_cli::query q = perlin_cli::parse_query(params, ext);
+      const perlin_page::query q = perlin_page::parse_query(params, ext);
       const perlin_render::render_plan plan = perlin_render::resolve(q.options);
       if (plan.samples() == 0) std::abort();
-      check_json_string(perlin_cli::json_string(perlin_cli::command_of(q, ext)));
-      check_json_string(perlin_cli::json_string(perlin_cli::python_of(q)));
-      check_json_string(perlin_cli::json_string(perlin_cli::cpp_of(plan)));
+      check_json_string(perlin_page::json_string(perlin_page::command_of(q, ext)));
+      check_json_string(perlin_page::json_string(perlin_page::python_of(q)));
+      check_json_string(perlin_page::json_string(perlin_page::cpp_of(plan)));
     } catch (const perlin_render::usage_error& e) {
-      check_json_string(perlin_cli::json_string(e.what()));
+      check_json_string(perlin_page::json_string(e.what()));
     } catch (const perlin::invalid_argument& e) {
-      check_json_string(perlin_cli::json_string(e.what()));
+      check_json_string(perlin_page::json_string(e.what()));
     }
   }
   return 0;

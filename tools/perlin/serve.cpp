@@ -1,5 +1,5 @@
 // `perlin serve`: a local HTTP server for the live preview page. It serves one page (embedded,
-// serve_page.hpp) and renders what the page asks for with the same code as `perlin render`
+// src/page/html.hpp) and renders what the page asks for with the same code as `perlin render`
 // (perlin_render's resolve and pipeline), so the picture, the numbers and the command it shows
 // are exactly what the command line writes. It reads no files and writes none.
 #include "serve.hpp"
@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "client_connection.hpp"
+#include "page/html.hpp"
+#include "page/query.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/image_io.hpp"
@@ -38,12 +40,11 @@
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 #include "runtime/text.hpp"
-#include "serve_page.hpp"
-#include "serve_query.hpp"
 
 namespace perlin_cli {
 
 using namespace perlin_render;
+using namespace perlin_page;
 
 namespace {
 

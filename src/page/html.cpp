@@ -1,7 +1,8 @@
-// The preview page's HTML: the template (serve_page.hpp) with its controls generated from the
-// option table and the render settings, for `perlin serve` and for the static page of the npm
-// package (js/page), which computes in a Web Worker instead of asking a server.
-#include "serve_page.hpp"
+// The preview page's HTML: the template (assets/index.html with page.css and page.js inside,
+// embedded at build time as page_template.hpp) with its controls generated from the option table
+// and the render settings, for `perlin serve` and for the static page of the npm package
+// (js/page), which computes in a Web Worker instead of asking a server.
+#include "page/html.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "page/page_template.hpp"
 #include "perlin/option_table.hpp"
 #include "presets.hpp"
 #include "render_plan.hpp"
 #include "runtime/text.hpp"
 
-namespace perlin_cli {
+namespace perlin_page {
 
 using namespace perlin_render;
 
@@ -272,4 +274,4 @@ std::string page_html(page_backend backend) {
   return page;
 }
 
-}  // namespace perlin_cli
+}  // namespace perlin_page

@@ -1,4 +1,4 @@
-#include "serve_query.hpp"
+#include "page/query.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +14,7 @@
 #include "presets.hpp"
 #include "runtime/text.hpp"
 
-namespace perlin_cli {
+namespace perlin_page {
 
 using namespace perlin_render;
 
@@ -370,4 +370,4 @@ std::string shader_json(const render_plan& plan) {
          ",\"bound\":" + json_number(perlin::shader_float_tolerance(plan.field)) + "}";
 }
 
-}  // namespace perlin_cli
+}  // namespace perlin_page

@@ -1,6 +1,7 @@
-// What a `perlin serve` request asks for (its query as render options), and the text the server
-// writes back about it: JSON strings and numbers, the `perlin render` command, the C++ and the
-// Python that give the same picture. No HTTP here: the fuzzer drives it with plain pairs.
+// What the preview page asks for (its query as render options), and the text written back about
+// it: JSON strings and numbers, the `perlin render` command, the C++ and the Python that give the
+// same picture. Shared by `perlin serve` and the static page's WebAssembly renderer
+// (js/src/page_api.cpp). No HTTP here: the fuzzer drives it with plain pairs.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 
-namespace perlin_cli {
+namespace perlin_page {
 
 /// A request's query as render options: the field options of the option table and the render
 /// settings (render_settings()), by name without "--"; the same pairs as a recipe.
@@ -65,4 +66,4 @@ std::string stats_json(const query& q, const perlin_render::render_plan& plan,
 /// what shaders cannot express (the eroded fractal), naming it.
 std::string shader_json(const perlin_render::render_plan& plan);
 
-}  // namespace perlin_cli
+}  // namespace perlin_page
