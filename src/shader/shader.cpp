@@ -1,0 +1,70 @@
+// Shader code for a field (shader.hpp): the entry points, the language and precision names, the
+// split coordinates and the float tolerance. The text itself is shader/emitter.cpp's, with the
+// constants of shader/tables.cpp.
+#include "perlin/shader.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "detail/error.hpp"
+#include "perlin/grid.hpp"
+#include "perlin/option_table.hpp"
+#include "shader/emitter.hpp"
+
+namespace perlin {
+
+shader_coordinate split_for_shader(double x) {
+  const double cell = std::floor(x);
+  if (!(cell >= -2147483648.0 && cell <= 2147483647.0))
+    detail::throw_invalid("x", "the cell of a split coordinate is a 32-bit int");
+  shader_coordinate s{static_cast<std::int32_t>(cell), static_cast<float>(x - cell)};
+  if (s.frac >= 1.0f) {  // rounded up to 1: the next cell's 0
+    if (s.cell == 2147483647)
+      detail::throw_invalid("x", "the cell of a split coordinate is a 32-bit int");
+    ++s.cell;
+    s.frac = 0.0f;
+  }
+  return s;
+}
+
+bool parse_shader_precision(std::string_view name) {
+  if (name == "double") return true;
+  if (name != "float") {
+    std::string what = "'";  // appended: GCC 12 at -O3 warns falsely (-Wrestrict) otherwise
+    what += name;
+    what += "' is not float or double";
+    detail::throw_invalid("precision", what);
+  }
+  return false;
+}
+
+double shader_float_tolerance(const field& f) noexcept {
+  double bound = value_tolerance(f);
+  if (f.warped()) bound += f.warp().amplitude() * gradient_tolerance(f);
+  return 16 * bound;
+}
+
+shader_language parse_shader_language(std::string_view name) {
+  if (name == "glsl") return shader_language::glsl;
+  if (name == "glsl-es") return shader_language::glsl_es;
+  if (name == "hlsl") return shader_language::hlsl;
+  if (name == "wgsl") return shader_language::wgsl;
+  std::string what = "'";  // appended: GCC 12 at -O3 warns falsely (-Wrestrict) on "'" + string
+  what += name;
+  what += "' is not glsl, glsl-es, hlsl or wgsl";
+  detail::throw_invalid("lang", what);
+}
+
+std::string shader_source(const field& f, const shader_options& o) {
+  return detail::shader_emitter(f, o).emit();
+}
+
+std::string shader_source(const field_spec& spec, const shader_options& o) {
+  const std::string src = shader_source(make_field(spec), o);
+  // The recipe first, or after a #version line, which must open a GLSL ES program.
+  const std::string recipe = "// recipe: " + to_recipe(spec) + "\n";
+  const std::size_t at = src.rfind("#version", 0) == 0 ? src.find('\n') + 1 : 0;
+  return src.substr(0, at) + recipe + src.substr(at);
+}
+
+}  // namespace perlin
