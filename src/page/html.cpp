@@ -165,6 +165,33 @@ std::string control_html(const std::string& name, std::string_view group, const 
          input + "</div>\n";
 }
 
+/// The page's own controls (assets/controls.html), in the file's order: each block follows a
+/// line "<!-- group NAME -->" (after the group's table controls) or "<!-- group NAME, folded -->"
+/// (among its advanced settings).
+struct own_control {
+  std::string_view group;
+  bool folded;
+  std::string_view html;
+};
+std::vector<own_control> own_controls() {
+  constexpr std::string_view open = "<!-- group ", close = " -->\n", folded = ", folded";
+  const std::string_view text = k_controls;
+  std::vector<own_control> out;
+  for (auto at = text.find(open); at != std::string_view::npos;) {
+    const auto name_end = text.find(close, at);
+    if (name_end == std::string_view::npos) break;
+    std::string_view name = text.substr(at + open.size(), name_end - at - open.size());
+    const auto body = name_end + close.size();
+    const auto next = text.find(open, body);
+    const bool is_folded = name.ends_with(folded);
+    if (is_folded) name.remove_suffix(folded.size());
+    out.push_back(
+        {name, is_folded, text.substr(body, next == std::string_view::npos ? next : next - body)});
+    at = next;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string page_html(page_backend backend) {
@@ -244,14 +271,15 @@ std::string page_html(page_backend backend) {
     }
     add(at, control_html(name, at.group, std::string(rs.help), input, slider));
   }
-  // The groups, each with the page's own controls of that group (k_group_extras) after its
+  // The groups, each with the page's own controls of that group (assets/controls.html) after its
   // table's, and its advanced settings folded.
+  const std::vector<own_control> own = own_controls();
   std::string controls;
   for (std::size_t g = 0; g < std::size(k_groups); ++g) {
     const std::string id(k_groups[g].id);
     std::string basic = groups[g].first, folded = groups[g].second;
-    for (const auto& extra : k_group_extras) {
-      if (extra.group == k_groups[g].id) (extra.advanced ? folded : basic) += extra.html;
+    for (const own_control& c : own) {
+      if (c.group == k_groups[g].id) (c.folded ? folded : basic) += c.html;
     }
     controls += "<section class=\"group\" id=\"group-" + id + "\" data-group=\"" + id + "\"><h2>" +
                 std::string(k_groups[g].title) + "</h2>\n" + basic;
