@@ -272,8 +272,11 @@ int run_render(const render_command& c, CLI::App* cmd) {
   // Every output folder must accept files (tiles and frames may name several), and the CRS must
   // exist, before the work starts.
   {
+    // A placeholder in the folder part (-o 'col{x}/row{y}.png') names several folders; else one.
+    const bool one_folder =
+        std::filesystem::path(r.output).parent_path().string().find('{') == std::string::npos;
     std::unordered_set<std::string> folders;
-    for (std::size_t k = 0; k < r.files(); ++k) {
+    for (std::size_t k = 0; k < (one_folder ? 1 : r.files()); ++k) {
       const std::string path = r.frame_path(k);
       if (folders.insert(std::filesystem::path(path).parent_path().string()).second)
         perlin::check_writable(path);
