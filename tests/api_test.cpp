@@ -170,3 +170,16 @@ TEST(Api, EnumNamesComeFromOneTable) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Field, DefaultIsKenPerlinsNoise) {
+  const perlin::field f;
+  const double p[3] = {3.14, 42.0, 7.0};
+  EXPECT_EQ(f.eval<double>(p), 0.13691995878400012);
+  EXPECT_EQ(f.kind(), perlin::noise_kind::improved);
+  const float pf[3] = {3.14f, 42.0f, 7.0f};
+  EXPECT_NEAR(f.eval<float>(pf), 0.13691995878400012, 1e-5);
+}
+
+}  // namespace

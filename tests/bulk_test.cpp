@@ -1,15 +1,24 @@
 // The bulk calls' routes (docs/design.md "Routes", read from the file) and the gradient calls:
 // fill_grid_deriv in double and eval_points_deriv, against field::eval with a gradient (the
-// scalar path) and against finite differences of the values.
+// scalar path) and against finite differences of the values; the bulk calls' bad arguments,
+// non-finite octave coordinates, and threads that cannot start.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
+#include "bulk_cases.hpp"
 #include "grid_plan.hpp"
 #include "perlin/perlin.hpp"
 
@@ -192,6 +201,117 @@ TEST(BulkDeriv, BadSizesAreSizeErrors) {
   std::vector<double> o(16), gr(31);
   EXPECT_THROW(perlin::fill_grid_deriv(perlin::field(), g, std::span<double>(o), gr),
                perlin::invalid_argument);
+}
+
+}  // namespace
+
+// The bulk calls' arguments and their threads.
+namespace {
+
+using bulk_cases::for_each_target;
+
+TEST(Bulk, NonFiniteOctaveCoordinatesGiveNanOnEveryTarget) {
+  // A fractal (so the points take the double prepass, not the plain path) at NaN and infinite
+  // points, and a grid whose octave coordinates overflow to infinity (frequency 1e300 at
+  // x = 1e10): NaN samples, never an undefined float-to-integer conversion (the asan-ubsan
+  // preset traps on float-cast-overflow) and never a wild table index.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const perlin::field fbm(perlin::improved_noise(3),
+                          perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
+  perlin::value_noise vn(3, perlin::interpolation::cosine);
+  const perlin::field value(vn, perlin::fractal().set_kind(perlin::fractal_kind::none));
+  perlin::field huge(perlin::improved_noise(3),
+                     perlin::fractal().set_kind(perlin::fractal_kind::none));
+  huge.fractal().set_frequency(1e300);
+  for_each_target([&](const std::string&) {
+    for (const perlin::field* f : {&fbm, &value}) {
+      std::vector<float> x = {0.5f, nan, inf, -inf, 0.25f}, y(x.size(), 0.75f), out(x.size());
+      perlin::eval_points(*f, {.x = x, .y = y, .z = y}, out);
+      EXPECT_FALSE(std::isnan(out[0]));
+      for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(std::isnan(out[i])) << i;
+      EXPECT_FALSE(std::isnan(out[4]));
+    }
+    for (std::size_t dims = 1; dims <= 4; ++dims) {
+      perlin::grid g;
+      g.dims = dims;
+      g.count = {20, 2, 2, 2};
+      g.origin = {1e10, 1e10, 1e10, 1e10};
+      g.step = {1, 1, 1, 1};
+      std::vector<float> out(g.size());
+      perlin::fill_grid(huge, g, out);
+      for (const float v : out) ASSERT_TRUE(std::isnan(v)) << dims;
+    }
+  });
+}
+
+TEST(Bulk, ThreadsThatCannotStartAreNotAnError) {
+  // In a child process that may not create threads (RLIMIT_NPROC; root ignores that limit, so
+  // the child becomes user nobody first), a call asking for 8 threads still fills the grid with
+  // the same bits as one thread: it neither throws nor terminates.
+  perlin::grid g;
+  g.count = {1024, 300, 1, 1};  // enough samples for several threads (one per 65,536)
+  g.step = {0.05, 0.07, 1, 1};
+  const perlin::field f;
+  std::vector<float> one(g.size());
+  perlin::fill_grid(f, g, one, {.threads = 1});
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::getuid() == 0 && ::setuid(65534) != 0) ::_exit(3);
+    const rlimit none{0, 0};
+    if (::setrlimit(RLIMIT_NPROC, &none) != 0) ::_exit(4);
+    try {
+      std::thread probe([] {});  // must fail, or the test proves nothing
+      probe.join();
+      ::_exit(5);
+    } catch (const std::system_error&) {
+    }
+    std::vector<float> many(g.size());
+    try {
+      perlin::fill_grid(f, g, many, {.threads = 8});
+    } catch (...) {
+      ::_exit(6);
+    }
+    ::_exit(std::memcmp(many.data(), one.data(), one.size() * sizeof(float)) == 0 ? 0 : 7);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  if (WEXITSTATUS(status) == 5)
+    GTEST_SKIP() << "threads can still be created under RLIMIT_NPROC here";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(Bulk, BadArgumentsAreRejected) {
+  const perlin::field f;
+  perlin::grid g;
+  std::vector<float> out(4);
+  g.count = {2, 2, 1, 1};
+  EXPECT_NO_THROW(perlin::fill_grid(f, g, out));
+  g.count = {0, 2, 1, 1};
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.count = {2, 2, 1, 1};
+  g.dims = 5;
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.dims = 0;
+  EXPECT_THROW((void)g.size(), perlin::invalid_argument);
+  g.dims = 4;
+  g.count = {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20,
+             std::size_t{1} << 20};
+  EXPECT_THROW((void)g.size(), perlin::invalid_argument);  // 2^80 samples overflow
+  g.dims = 2;
+  g.count = {3, 2, 1, 1};
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);  // out too small
+  g.count = {2, 2, 1, 1};
+  g.origin[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g.origin[1] = 0;
+  g.step[0] = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  std::vector<float> x(4), y(3);
+  EXPECT_THROW(perlin::eval_points(f, {.x = x, .y = y}, out), perlin::invalid_argument);
+  EXPECT_THROW(perlin::eval_points(f, {.x = {}, .y = x}, out), perlin::invalid_argument);
+  EXPECT_THROW(perlin::set_max_target("AVX9000"), perlin::invalid_argument);
 }
 
 }  // namespace

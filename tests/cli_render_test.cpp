@@ -560,19 +560,6 @@ TEST(CliRender, FilesGetTheModeOfTheUmaskOrOfTheFileTheyReplace) {
   EXPECT_EQ(fs::status(d.path / "a.png").permissions(), static_cast<fs::perms>(0640));
 }
 
-TEST(CliTargets, ListsTheActiveTarget) {
-  const auto r = run_perlin("targets");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find(" *: self-check passed\n"), std::string::npos) << r.out;
-  // The portable fallback is always there, last: SCALAR or EMU128 depending on the compiler;
-  // every line says its self-check's result.
-  EXPECT_TRUE(r.out.ends_with("SCALAR: self-check passed\n") ||
-              r.out.ends_with("EMU128: self-check passed\n") ||
-              r.out.ends_with("SCALAR *: self-check passed\n") ||
-              r.out.ends_with("EMU128 *: self-check passed\n"))
-      << r.out;
-}
-
 }  // namespace
 
 namespace {

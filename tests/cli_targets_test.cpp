@@ -94,3 +94,18 @@ TEST(CliOutputTargets, ManyFramesHoldBoundedDescriptors) {
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_TRUE(fs::exists(d.path / "h_0299.png"));
 }
+
+// `perlin targets`: the SIMD targets and their self-checks (the library side is in
+// targets_test.cpp).
+TEST(CliTargets, ListsTheActiveTarget) {
+  const auto r = run_perlin("targets");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find(" *: self-check passed\n"), std::string::npos) << r.out;
+  // The portable fallback is always there, last: SCALAR or EMU128 depending on the compiler;
+  // every line says its self-check's result.
+  EXPECT_TRUE(r.out.ends_with("SCALAR: self-check passed\n") ||
+              r.out.ends_with("EMU128: self-check passed\n") ||
+              r.out.ends_with("SCALAR *: self-check passed\n") ||
+              r.out.ends_with("EMU128 *: self-check passed\n"))
+      << r.out;
+}

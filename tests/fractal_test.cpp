@@ -6,6 +6,7 @@
 #include <cmath>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "perlin/perlin.hpp"
 
@@ -284,15 +285,6 @@ TEST(Fractal, OverflowingOctavesAreRefusedByTheSetterThatCompletesThem) {
   EXPECT_TRUE(std::isfinite(perlin::field(perlin::improved_noise(), h).eval<double>(p)));
 }
 
-TEST(Field, DefaultIsKenPerlinsNoise) {
-  const perlin::field f;
-  const double p[3] = {3.14, 42.0, 7.0};
-  EXPECT_EQ(f.eval<double>(p), 0.13691995878400012);
-  EXPECT_EQ(f.kind(), perlin::noise_kind::improved);
-  const float pf[3] = {3.14f, 42.0f, 7.0f};
-  EXPECT_NEAR(f.eval<float>(pf), 0.13691995878400012, 1e-5);
-}
-
 }  // namespace
 
 namespace {
@@ -311,6 +303,83 @@ TEST(Fractal, TheDeprecatedCallsStillGiveTheFieldsBits) {
   EXPECT_EQ(f.eval3d(n, p[0], p[1], p[2]), fld(p[0], p[1], p[2]));
   EXPECT_EQ((f.eval<perlin::improved_noise, double>(n, p)), fld.eval<double>(p));
 #pragma GCC diagnostic pop
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Fractal, RidgedOffsetAndGainFollowTheDocumentedFormula) {
+  // s_i = (offset - |n_i|)^2 w_i, w_0 = 1, w_{i+1} = clamp(gain s_i, 0, 1), sum a_i s_i: written
+  // out here on Ken Perlin's noise at the octave frequencies 2^i, against the library.
+  const perlin::improved_noise n;
+  for (const double offset : {1.0, 0.7, 1.3}) {
+    for (const double gain : {2.0, 0.5, 3.5}) {
+      perlin::fractal f;
+      f.set_kind(perlin::fractal_kind::ridged)
+          .set_octaves(5)
+          .set_ridged_offset(offset)
+          .set_ridged_gain(gain);
+      const perlin::field field(n, f);
+      for (int k = 0; k < 50; ++k) {
+        const double x = 0.37 * k - 3.1, y = 1.9 - 0.23 * k, z = 0.11 * k;
+        double total = 0, w = 1, amp = 1, freq = 1;
+        for (int i = 0; i < 5; ++i) {
+          const double r = offset - std::abs(n.noise3d(x * freq, y * freq, z * freq));
+          const double s = r * r * w;
+          total += s * amp;
+          w = std::clamp(s * gain, 0.0, 1.0);
+          amp *= 0.5;
+          freq *= 2;
+        }
+        EXPECT_EQ(field(x, y, z), total) << offset << " " << gain << " " << k;
+      }
+    }
+  }
+  perlin::fractal f;
+  EXPECT_THROW(f.set_ridged_offset(-1), perlin::invalid_argument);
+  EXPECT_THROW(f.set_ridged_gain(17), perlin::invalid_argument);
+  EXPECT_THROW(f.set_ridged_gain(NAN), perlin::invalid_argument);
+  // The bound holds the field: max(offset^2, (base - offset)^2) sum a_i.
+  f.set_kind(perlin::fractal_kind::ridged).set_octaves(4).set_ridged_offset(0.2).set_ridged_gain(8);
+  const perlin::field field(n, f);
+  const auto [lo, hi] = field.range(3);
+  for (int k = 0; k < 2000; ++k) {
+    const double v = field(0.173 * k, 0.071 * k - 5, 0.031 * k);
+    EXPECT_GE(v, lo);
+    EXPECT_LE(v, hi);
+  }
+}
+
+TEST(Fractal, RidgedOffsetAndGainOnTheSimdPathsStayWithinTolerance) {
+  perlin::field_spec s;
+  s.set("fractal", "ridged");
+  s.set("octaves", "5");
+  s.set("ridged-offset", "0.8");
+  s.set("ridged-gain", "3");
+  const perlin::field f = perlin::make_field(s);
+  perlin::grid g = perlin::grid::plane(67, 13, 1.0 / 7);
+  g.origin = {-2.5, 1.25, 0, 0};
+  std::vector<float> v(g.size());
+  (void)perlin::fill_grid(f, g, v, {.threads = 1});
+  std::vector<float> vd(g.size()), d(g.size() * 2);
+  (void)perlin::fill_grid_deriv(f, g, vd, d, {.threads = 1});
+  const double tol = perlin::value_tolerance(f) * 4;  // the values reach (offset + 1)^2 here
+  std::vector<float> px(g.size()), py(g.size()), pts(g.size());
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const double x = g.origin[0] + static_cast<double>(i % 67) * g.step[0];
+    const double y = g.origin[1] + static_cast<double>(i / 67) * g.step[1];
+    px[i] = static_cast<float>(x);
+    py[i] = static_cast<float>(y);
+    EXPECT_NEAR(v[i], f(x, y), tol) << i;
+    EXPECT_NEAR(vd[i], f(x, y), tol) << i;
+  }
+  perlin::point_set<float> ps;
+  ps.x = px;
+  ps.y = py;
+  perlin::eval_points(f, ps, std::span<float>(pts), {.threads = 1});
+  for (std::size_t i = 0; i < g.size(); ++i)
+    EXPECT_NEAR(pts[i], f(double(px[i]), double(py[i])), tol) << i;
 }
 
 }  // namespace

@@ -1,9 +1,7 @@
-// The bulk API on every SIMD target this machine runs: grids and point batches against the
-// double scalar path, thread-count independence, strict mode, and bad arguments.
+// Grids on every SIMD target this machine runs: against the double scalar path, thread-count
+// independence, strict mode, derivatives, tiles, wide grids, and the rule for steps and
+// coordinates. Point batches are in points_test.cpp, the bulk calls' errors in bulk_test.cpp.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -12,33 +10,19 @@
 #include <limits>
 #include <random>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
+#include "bulk_cases.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
 #include "runtime/cpu_vendor.hpp"
-#include "self_check.hpp"
 
 namespace {
 
-/// Runs `body` once per available target, with the cap set to it; restores the default after.
-template <class F>
-void for_each_target(F&& body) {
-  const auto targets = perlin::available_targets();
-  ASSERT_FALSE(targets.empty());
-  for (const auto& t : targets) {
-    perlin::set_max_target(t);
-    ASSERT_EQ(perlin::active_target(), t);
-    SCOPED_TRACE("target " + t);
-    body(t);
-  }
-  perlin::set_max_target("");
-}
-
-/// Tolerance of the float bulk paths against the double scalar path (grid.hpp).
-double tolerance(const perlin::field& f) { return perlin::value_tolerance(f); }
+using bulk_cases::fields;
+using bulk_cases::for_each_target;
+using bulk_cases::tolerance;
 
 /// The largest difference between the float grid `got` and the scalar path: field::eval<double>
 /// at each sample's coordinates (grid::coordinate; x fastest, then y, z, w).
@@ -56,39 +40,6 @@ double worst_error(const perlin::field& f, const perlin::grid& g, const std::vec
     }
   }
   return worst;
-}
-
-std::vector<perlin::field> fields() {
-  std::vector<perlin::field> out;
-  out.emplace_back();  // Ken Perlin's noise
-  perlin::improved_noise seeded(5);
-  seeded.lattice().set_period(0, 3).set_period(1, 16).set_period(2, 7).set_period(3, 5);
-  out.emplace_back(seeded, perlin::fractal()
-                               .set_kind(perlin::fractal_kind::fbm)
-                               .set_octaves(5)
-                               .set_frequency(0.7)
-                               .set_decorrelate(true));
-  out.emplace_back(perlin::improved_noise(8), perlin::fractal()
-                                                  .set_kind(perlin::fractal_kind::ridged)
-                                                  .set_octaves(4)
-                                                  .set_lacunarity(2.5)
-                                                  .set_persistence(0.6)
-                                                  .set_normalize(true));
-  out.emplace_back(perlin::improved_noise(),
-                   perlin::fractal().set_kind(perlin::fractal_kind::turbulence).set_octaves(3));
-  // No kernel computes the eroded fractal: every bulk call takes the double scalar path.
-  out.emplace_back(perlin::improved_noise(3), perlin::fractal()
-                                                  .set_kind(perlin::fractal_kind::eroded)
-                                                  .set_octaves(4)
-                                                  .set_erosion(1.5)
-                                                  .set_decorrelate(true));
-  for (const auto interp : {perlin::interpolation::linear, perlin::interpolation::cosine,
-                            perlin::interpolation::cubic, perlin::interpolation::quintic}) {
-    perlin::value_noise v(11, interp);
-    v.lattice().set_period_all(9);
-    out.emplace_back(v, perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(2));
-  }
-  return out;
 }
 
 TEST(Grid, MatchesTheScalarPathOnEveryTarget) {
@@ -574,304 +525,6 @@ TEST(Grid, StrictDerivativesAreTheSameOnEveryTarget) {
   });
 }
 
-TEST(Points, MatchTheDoublePathOnEveryTarget) {
-  std::mt19937_64 rng(7);
-  const auto uniform = [&](double lo, double hi) {
-    return static_cast<float>(lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1p-53);
-  };
-  std::vector<perlin::field> all = fields();
-  perlin::improved_noise pow2(9);
-  pow2.lattice().set_period_all(64);
-  all.emplace_back(pow2, perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
-  for (const std::size_t n : {1u, 5u, 8u, 16u, 17u, 49u, 1000u}) {
-    std::vector<float> x(n), y(n), z(n), w(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double range = i % 3 == 0 ? 1000.0 : (i % 3 == 1 ? 20.0 : 1048576.0);
-      x[i] = uniform(-range, range);
-      y[i] = uniform(-range, range);
-      z[i] = uniform(-20, 20);
-      w[i] = uniform(-20, 20);
-    }
-    for_each_target([&](const std::string&) {
-      for (const auto& f : all) {
-        for (std::size_t dims = 1; dims <= 4; ++dims) {
-          perlin::point_set<float> ps{x, {}, {}, {}};
-          if (dims >= 2) ps.y = y;
-          if (dims >= 3) ps.z = z;
-          if (dims >= 4) ps.w = w;
-          std::vector<float> got(n);
-          perlin::eval_points(f, ps, got, {.threads = 2});
-          for (std::size_t i = 0; i < n; ++i) {
-            const double p[4] = {x[i], y[i], z[i], w[i]};
-            const double want = f.eval<double>(std::span<const double>(p, dims));
-            ASSERT_NEAR(got[i], want, tolerance(f)) << "dims " << dims << " i " << i;
-          }
-        }
-      }
-    });
-  }
-}
-
-TEST(Points, PlainNoiseIsTheSameInStrictModeOnEveryTargetAndNearTheDoublePath) {
-  // One plain octave takes the kernels' fastest loops (AVX3_DL hashes 64 points a byte per lane;
-  // x86 targets floor by truncation): 203 points cover whole blocks of 64, pairs of vectors and a
-  // tail, with huge, integral, negative and non-finite coordinates in each of them.
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> special = {
-      0x1p24f + 2, -0x1p24f - 6, 0x1p31f, -0x1p31f, 0x1p31f - 128, -0x1p31f + 128,
-      3e30f,       -3e30f,       nan,     inf,      -inf,          0.0f,
-      -0.0f,       255.5f,       -255.5f, 256.0f,   -1.0f,         0x1p23f + 0.5f};
-  std::mt19937_64 rng(11);
-  const std::size_t n = 203;
-  std::vector<float> c[3];
-  for (auto& axis : c) {
-    axis.resize(n);
-    for (auto& v : axis)
-      v = static_cast<float>(static_cast<double>(rng() >> 11) * 0x1p-53 * 2000 - 1000);
-  }
-  for (std::size_t i = 0; i < n; i += 7) c[i % 3][i] = special[(i / 7) % special.size()];
-  std::vector<perlin::field> all;
-  all.emplace_back();
-  all.emplace_back(perlin::improved_noise(5),
-                   perlin::fractal().set_kind(perlin::fractal_kind::none));
-  perlin::improved_noise periodic(6);
-  periodic.lattice().set_period_all(64);
-  all.emplace_back(periodic, perlin::fractal().set_kind(perlin::fractal_kind::none));
-  for (const auto interp : {perlin::interpolation::linear, perlin::interpolation::cubic,
-                            perlin::interpolation::quintic}) {
-    all.emplace_back(perlin::value_noise(7, interp),
-                     perlin::fractal().set_kind(perlin::fractal_kind::none));
-  }
-  for (std::size_t fi = 0; fi < all.size(); ++fi) {
-    const perlin::field& f = all[fi];
-    for (std::size_t dims = 1; dims <= 3; ++dims) {
-      perlin::point_set<float> ps{c[0], {}, {}, {}};
-      if (dims >= 2) ps.y = c[1];
-      if (dims >= 3) ps.z = c[2];
-      std::vector<float> first;
-      for_each_target([&](const std::string&) {
-        for (const bool strict : {false, true}) {
-          std::vector<float> got(n);
-          perlin::eval_points(f, ps, got, {.threads = 1, .strict = strict});
-          for (std::size_t i = 0; i < n; ++i) {
-            const double p[3] = {c[0][i], c[1][i], c[2][i]};
-            const double want = f.eval<double>(std::span<const double>(p, dims));
-            if (std::isnan(want)) {
-              ASSERT_TRUE(std::isnan(got[i])) << "field " << fi << " dims " << dims << " i " << i;
-            } else {
-              ASSERT_NEAR(got[i], want, tolerance(f))
-                  << "field " << fi << " dims " << dims << " i " << i;
-            }
-          }
-          if (!strict) continue;
-          if (first.empty()) {
-            first = got;
-          } else {
-            EXPECT_EQ(std::memcmp(first.data(), got.data(), n * sizeof(float)), 0)
-                << "field " << fi << " dims " << dims;
-          }
-        }
-      });
-    }
-  }
-}
-
-TEST(Points, DoubleBatchIsTheSingleCallsAndNonFiniteIsNan) {
-  const perlin::improved_noise n;
-  const perlin::field f;
-  std::vector<double> x = {3.14, -1.5, 1e6 + 0.25}, y = {42, 2.5, 7.125}, z = {7, 0.5, -3.5};
-  std::vector<double> out(3);
-  perlin::eval_points(f, {.x = x, .y = y, .z = z}, out);
-  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(out[i], n.noise3d(x[i], y[i], z[i]));
-  for_each_target([&](const std::string&) {
-    std::vector<float> fx = {0.5f,  std::numeric_limits<float>::quiet_NaN(),
-                             0.25f, std::numeric_limits<float>::infinity(),
-                             3e30f, -3e30f,
-                             0.5f,  0.5f,
-                             0.5f};
-    std::vector<float> fy(fx.size(), 0.75f), res(fx.size());
-    perlin::eval_points(f, {.x = fx, .y = fy}, res);
-    EXPECT_TRUE(std::isnan(res[1]));
-    EXPECT_TRUE(std::isnan(res[3]));
-    EXPECT_NEAR(res[4], n.noise2d(3e30, 0.75),
-                perlin::k_float_tolerance);  // huge floats are integers, reduced mod 256
-    EXPECT_NEAR(res[5], n.noise2d(-3e30, 0.75), perlin::k_float_tolerance);
-    EXPECT_NEAR(res[0], n.noise2d(0.5, 0.75), perlin::k_float_tolerance);
-  });
-}
-
-TEST(Bulk, NonFiniteOctaveCoordinatesGiveNanOnEveryTarget) {
-  // A fractal (so the points take the double prepass, not the plain path) at NaN and infinite
-  // points, and a grid whose octave coordinates overflow to infinity (frequency 1e300 at
-  // x = 1e10): NaN samples, never an undefined float-to-integer conversion (the asan-ubsan
-  // preset traps on float-cast-overflow) and never a wild table index.
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float inf = std::numeric_limits<float>::infinity();
-  const perlin::field fbm(perlin::improved_noise(3),
-                          perlin::fractal().set_kind(perlin::fractal_kind::fbm).set_octaves(3));
-  perlin::value_noise vn(3, perlin::interpolation::cosine);
-  const perlin::field value(vn, perlin::fractal().set_kind(perlin::fractal_kind::none));
-  perlin::field huge(perlin::improved_noise(3),
-                     perlin::fractal().set_kind(perlin::fractal_kind::none));
-  huge.fractal().set_frequency(1e300);
-  for_each_target([&](const std::string&) {
-    for (const perlin::field* f : {&fbm, &value}) {
-      std::vector<float> x = {0.5f, nan, inf, -inf, 0.25f}, y(x.size(), 0.75f), out(x.size());
-      perlin::eval_points(*f, {.x = x, .y = y, .z = y}, out);
-      EXPECT_FALSE(std::isnan(out[0]));
-      for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(std::isnan(out[i])) << i;
-      EXPECT_FALSE(std::isnan(out[4]));
-    }
-    for (std::size_t dims = 1; dims <= 4; ++dims) {
-      perlin::grid g;
-      g.dims = dims;
-      g.count = {20, 2, 2, 2};
-      g.origin = {1e10, 1e10, 1e10, 1e10};
-      g.step = {1, 1, 1, 1};
-      std::vector<float> out(g.size());
-      perlin::fill_grid(huge, g, out);
-      for (const float v : out) ASSERT_TRUE(std::isnan(v)) << dims;
-    }
-  });
-}
-
-TEST(Bulk, ThreadsThatCannotStartAreNotAnError) {
-  // In a child process that may not create threads (RLIMIT_NPROC; root ignores that limit, so
-  // the child becomes user nobody first), a call asking for 8 threads still fills the grid with
-  // the same bits as one thread: it neither throws nor terminates.
-  perlin::grid g;
-  g.count = {1024, 300, 1, 1};  // enough samples for several threads (one per 65,536)
-  g.step = {0.05, 0.07, 1, 1};
-  const perlin::field f;
-  std::vector<float> one(g.size());
-  perlin::fill_grid(f, g, one, {.threads = 1});
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (::getuid() == 0 && ::setuid(65534) != 0) ::_exit(3);
-    const rlimit none{0, 0};
-    if (::setrlimit(RLIMIT_NPROC, &none) != 0) ::_exit(4);
-    try {
-      std::thread probe([] {});  // must fail, or the test proves nothing
-      probe.join();
-      ::_exit(5);
-    } catch (const std::system_error&) {
-    }
-    std::vector<float> many(g.size());
-    try {
-      perlin::fill_grid(f, g, many, {.threads = 8});
-    } catch (...) {
-      ::_exit(6);
-    }
-    ::_exit(std::memcmp(many.data(), one.data(), one.size() * sizeof(float)) == 0 ? 0 : 7);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status)) << status;
-  if (WEXITSTATUS(status) == 5)
-    GTEST_SKIP() << "threads can still be created under RLIMIT_NPROC here";
-  EXPECT_EQ(WEXITSTATUS(status), 0);
-}
-
-TEST(Targets, EveryTargetHerePassesItsSelfCheck) {
-  const auto report = perlin::target_report();
-  ASSERT_FALSE(report.empty());
-  std::vector<std::string> passed;
-  for (const auto& t : report) {
-    EXPECT_TRUE(t.passed) << t.name << ": " << t.failure;
-    if (t.passed) passed.push_back(t.name);
-  }
-  EXPECT_EQ(passed, perlin::available_targets());
-  const std::string last = passed.back();
-  EXPECT_TRUE(last == "SCALAR" || last == "EMU128") << last;
-}
-
-TEST(Targets, TheSelfCheckCatchesAKernelThatIsOffByMoreThanTheTolerance) {
-  // A target whose grid kernel is wrong by 1e-5 in one sample of 1-D rows, or whose point
-  // kernel is wrong in its last (partial) vector, must fail.
-  static const perlin::detail::kernels* real = &perlin::detail::active_kernels();
-  const perlin::detail::kernels bad_grid = {[](const perlin::detail::grid_plan& g, std::size_t b,
-                                               std::size_t e, float* out, float* lo, float* hi) {
-                                              real->fill_rows(g, b, e, out, lo, hi);
-                                              if (g.dims == 1 && !g.strict) out[5] += 1e-5f;
-                                            },
-                                            real->eval_points,
-                                            real->eval_points_d,
-                                            real->min_max,
-                                            real->fill_rows_exact,
-                                            real->gather_below_width,
-                                            real->axis_fractions};
-  EXPECT_NE(perlin::detail::self_check(bad_grid).find("grid"), std::string::npos);
-  const perlin::detail::kernels bad_points = {
-      real->fill_rows,
-      [](const perlin::detail::points_plan& p, std::size_t b, std::size_t e, float* out) {
-        real->eval_points(p, b, e, out);
-        out[e - b - 1] = -out[e - b - 1];
-      },
-      real->eval_points_d,
-      real->min_max,
-      real->fill_rows_exact,
-      real->gather_below_width,
-      real->axis_fractions};
-  EXPECT_NE(perlin::detail::self_check(bad_points).find("points"), std::string::npos);
-  // A gradient kernel whose y partial is off by a little more than the tolerance in 2-D.
-  const perlin::detail::kernels bad_gradient = {
-      real->fill_rows,
-      real->eval_points,
-      [](const perlin::detail::points_plan& p, const double* const* c, std::size_t n, float* out,
-         float* const* grad) {
-        real->eval_points_d(p, c, n, out, grad);
-        if (grad != nullptr && p.dims == 2) grad[1][n / 2] *= 1.001f;
-      },
-      real->min_max,
-      real->fill_rows_exact,
-      real->gather_below_width,
-      real->axis_fractions};
-  EXPECT_NE(perlin::detail::self_check(bad_gradient).find("sample gradients"), std::string::npos)
-      << perlin::detail::self_check(bad_gradient);
-  // Axis tables whose fraction is off by one ulp in one sample of a line, in the last vector.
-  perlin::detail::kernels bad_axes = *real;
-  bad_axes.axis_fractions = [](const perlin::detail::axis_line& a, std::size_t n, double* fl,
-                               double* f, double* t) {
-    real->axis_fractions(a, n, fl, f, t);
-    f[n - 1] = std::nextafter(f[n - 1], 2.0);
-  };
-  EXPECT_NE(perlin::detail::self_check(bad_axes).find("axis tables"), std::string::npos);
-  EXPECT_EQ(perlin::detail::self_check(*real), "");
-}
-
-TEST(Bulk, BadArgumentsAreRejected) {
-  const perlin::field f;
-  perlin::grid g;
-  std::vector<float> out(4);
-  g.count = {2, 2, 1, 1};
-  EXPECT_NO_THROW(perlin::fill_grid(f, g, out));
-  g.count = {0, 2, 1, 1};
-  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
-  g.count = {2, 2, 1, 1};
-  g.dims = 5;
-  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
-  g.dims = 0;
-  EXPECT_THROW((void)g.size(), perlin::invalid_argument);
-  g.dims = 4;
-  g.count = {std::size_t{1} << 20, std::size_t{1} << 20, std::size_t{1} << 20,
-             std::size_t{1} << 20};
-  EXPECT_THROW((void)g.size(), perlin::invalid_argument);  // 2^80 samples overflow
-  g.dims = 2;
-  g.count = {3, 2, 1, 1};
-  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);  // out too small
-  g.count = {2, 2, 1, 1};
-  g.origin[1] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
-  g.origin[1] = 0;
-  g.step[0] = std::numeric_limits<double>::infinity();
-  EXPECT_THROW(perlin::fill_grid(f, g, out), perlin::invalid_argument);
-  std::vector<float> x(4), y(3);
-  EXPECT_THROW(perlin::eval_points(f, {.x = x, .y = y}, out), perlin::invalid_argument);
-  EXPECT_THROW(perlin::eval_points(f, {.x = {}, .y = x}, out), perlin::invalid_argument);
-  EXPECT_THROW(perlin::set_max_target("AVX9000"), perlin::invalid_argument);
-}
-
 }  // namespace
 
 namespace {
@@ -926,6 +579,26 @@ TEST(Grid, WideGridsAreFilledInBandsWithTheSameValues) {
       worst = std::max(worst, std::abs(got[i] - want[i]));
     EXPECT_LE(worst, tolerance(f));
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Grid, StepsAndCoordinatesFollowTheOneRule) {
+  const perlin::field f;
+  std::vector<float> out(8);
+  perlin::grid g = perlin::grid::plane(4, 2, 0.0);
+  EXPECT_THROW((void)perlin::fill_grid(f, g, out), perlin::invalid_argument);
+  g = perlin::grid::plane(4, 2, 1.0 / 64, 1e300, 0);
+  try {
+    (void)perlin::fill_grid(f, g, out);
+    FAIL() << "accepted";
+  } catch (const perlin::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond 2^52"), std::string::npos) << e.what();
+  }
+  g = perlin::grid::plane(4, 2, -1.0 / 64, 4503599627370496.0, 0);  // a negative step, at the edge
+  EXPECT_NO_THROW((void)perlin::fill_grid(f, g, out));
 }
 
 }  // namespace
