@@ -1,4 +1,4 @@
-// How each shading language spells what shader.cpp writes (shader/writer.hpp).
+// How each shading language spells what the emitter writes (shader/writer.hpp).
 #include "shader/writer.hpp"
 
 #include <cctype>

@@ -1,7 +1,7 @@
 // The shading languages perlin::shader_source writes (shader.hpp): the one place that knows how
 // GLSL, GLSL ES, HLSL and WGSL spell a type, a declaration, a loop, a choice, a function and a
-// constant table. shader.cpp states the field's operations once, through this writer, so every
-// language performs them in the same order.
+// constant table. The emitter (shader/emitter.cpp) states the field's operations once, through
+// this writer, so every language performs them in the same order.
 #pragma once
 
 #include <cstddef>

@@ -22,7 +22,8 @@ namespace {
 [[gnu::noinline]] double fused_probe(double a, double b, double c) { return a * b - c; }
 
 /// The shader's loop for an aligned, undecorrelated fractal of kind none or fBm without
-/// periods (shader.cpp): q = x * freq, n = noise(q), total = total + n * amp, in T.
+/// periods (shader_emitter::emit_octave_loop, src/shader/emitter.cpp): q = x * freq,
+/// n = noise(q), total = total + n * amp, in T.
 template <class T>
 T fbm(const perlin::field& f, const double* p, std::size_t dims) {
   const auto& fr = f.fractal();

@@ -175,7 +175,7 @@ def test_the_static_pages_exports_are_the_clis_files(browser, site, tmp_path):
 
 
 def test_the_static_page_has_the_servers_layout_and_sliders(browser, site, tmp_path):
-    # The same page as perlin serve's (serve_page.cpp): the picture first, the groups, and a
+    # The same page as perlin serve's (src/page/html.cpp): the picture first, the groups, and a
     # slider that sets its number, the worker's picture and the URL.
     browser.get(site + "node_modules/perlin-exact/page/index.html?size=48x32&fractal=fbm")
     page_png(browser)
