@@ -1,6 +1,8 @@
 /* The C API from C99 (compiled with -std=c99 -Wall -Wextra -pedantic -Werror): Ken Perlin's
  * reference values bit for bit, options by name, bulk calls, and every error code with a
- * message that names the option, the option table, and the golden recipes bit for bit.
+ * message that names the option, the option table, the golden recipes and the seed check values
+ * (seeds.txt, beside recipes.txt) bit for bit, and the version against the project() line of the
+ * top CMakeLists.txt (two folders above the data).
  * Usage: c_api_test PATH/improved_noise_3d.txt PATH/recipes.txt */
 #include <math.h>
 #include <perlin/perlin.h>
@@ -149,6 +151,83 @@ static void check_page_recipe(void) {
   perlin_field_free(field);
 }
 
+/* The file `name` in the folder of `path` (which ends in its file name), into `out`. */
+static void beside(const char* path, const char* name, char* out, size_t size) {
+  const char* slash = strrchr(path, '/');
+  const int dir = slash != NULL ? (int)(slash - path + 1) : 0;
+  snprintf(out, size, "%.*s%s", dir, path, name);
+}
+
+/* The seed check values of docs/seeding.md: every noise line of seeds.txt
+ * (SEED TAB improved|value TAB x y z [w] TAB VALUE TAB BITS) gives its value bit for bit. */
+static void check_seeds(const char* recipes_path) {
+  char path[4096], line[1024];
+  int cases = 0;
+  FILE* in;
+  beside(recipes_path, "seeds.txt", path, sizeof path);
+  in = fopen(path, "r");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  while (fgets(line, sizeof line, in) != NULL) {
+    char* col[5] = {NULL, NULL, NULL, NULL, NULL};
+    char* s;
+    double p[4], want, got;
+    int n = 1, dims = 0;
+    perlin_field* f;
+    if (line[0] == '#' || line[0] == '\n') continue;
+    col[0] = line;
+    for (s = line; *s != '\0' && n < 5; ++s) {
+      if (*s == '\t') {
+        *s = '\0';
+        col[n++] = s + 1;
+      }
+    }
+    CHECK(n >= 3);
+    if (n < 3 || strcmp(col[1], "permutation") == 0) continue;
+    CHECK(n == 5);
+    if (n != 5) continue;
+    for (s = col[2]; *s != '\0' && dims < 4;) p[dims++] = strtod(s, &s);
+    want = strtod(col[3], NULL);
+    f = perlin_field_new();
+    CHECK(perlin_field_set(f, "seed", col[0]) == 0 && perlin_field_set(f, "noise", col[1]) == 0);
+    got = perlin_field_eval(f, dims, p);
+    if (memcmp(&got, &want, sizeof got) != 0) {
+      fprintf(stderr, "seed %s %s %s: %.17g, want %.17g\n", col[0], col[1], col[2], got, want);
+      ++failures;
+    }
+    perlin_field_free(f);
+    ++cases;
+  }
+  fclose(in);
+  CHECK(cases >= 9);
+}
+
+/* The version is the project's: the project() line of the top CMakeLists.txt, two folders above
+ * the data; the header's PERLIN_VERSION_* say the same. */
+static void check_version(const char* recipes_path) {
+  static char text[65536];
+  char path[4096], version[64];
+  const char* at;
+  int major = -1, minor = -1, patch = -1;
+  size_t n;
+  FILE* in;
+  beside(recipes_path, "../../CMakeLists.txt", path, sizeof path);
+  in = fopen(path, "r");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  n = fread(text, 1, sizeof text - 1, in);
+  text[n] = '\0';
+  fclose(in);
+  at = strstr(text, "project(perlin VERSION ");
+  CHECK(at != NULL);
+  if (at == NULL) return;
+  CHECK(sscanf(at, "project(perlin VERSION %63[0-9.]", version) == 1);
+  CHECK(strcmp(perlin_version(), version) == 0);
+  CHECK(sscanf(version, "%d.%d.%d", &major, &minor, &patch) == 3);
+  CHECK(PERLIN_VERSION_MAJOR == major && PERLIN_VERSION_MINOR == minor &&
+        PERLIN_VERSION_PATCH == patch);
+}
+
 int main(int argc, char** argv) {
   perlin_field* f = perlin_field_new();
   perlin_field* g;
@@ -164,13 +243,13 @@ int main(int argc, char** argv) {
   float out[5];
   size_t i;
 
-  if (argc < 2) return 2;
+  if (argc < 3) return 2;
   CHECK(f != NULL);
-  CHECK(strcmp(perlin_version(), "0.1.0") == 0);
+  check_version(argv[2]);
+  check_seeds(argv[2]);
   check_shaders();
   check_recipe_lengths();
   check_page_recipe();
-  CHECK(PERLIN_VERSION_MAJOR == 0 && PERLIN_VERSION_MINOR == 1);
 
   /* Every reference value, bit for bit. */
   data = fopen(argv[1], "r");

@@ -1,8 +1,8 @@
 // The npm package perlin-exact as its users get it (installed from the tarball by run.sh, which
 // copies this file beside node_modules): Ken Perlin's reference values and his octave loop bit
-// for bit, the golden recipes bit for bit, grids against the exact path and against the CLI's
-// .npy, errors with the library's messages. Environment: PERLIN_TEST_DATA (tests/data),
-// PERLIN_EXE (the CLI).
+// for bit, the golden recipes and the seed check values (seeds.txt) bit for bit, grids against
+// the exact path and against the CLI's .npy, errors with the library's messages. Environment:
+// PERLIN_TEST_DATA (tests/data), PERLIN_EXE (the CLI).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +34,23 @@ function fromBits(hex) {
 test("the version is the library's", () => {
   const pkg = JSON.parse(readFileSync(new URL("./node_modules/perlin-exact/package.json", import.meta.url)));
   assert.equal(version(), pkg.version);
+  // The project's: the project() line of the top CMakeLists.txt, two folders above the data.
+  const cmake = readFileSync(join(data, "..", "..", "CMakeLists.txt"), "utf8");
+  assert.equal(version(), cmake.match(/project\(perlin VERSION ([0-9.]+)/)[1]);
+});
+
+test("the seed check values of docs/seeding.md (seeds.txt), bit for bit", () => {
+  let n = 0;
+  for (const line of rows("seeds.txt")) {
+    const [seed, noise, point, value, hex] = line.split("\t");
+    if (noise === "permutation") continue;
+    assert.equal(bits(Number(value)), hex, line);
+    const f = new Field({ seed: BigInt(seed), noise });
+    assert.equal(bits(f.eval(...point.split(" ").map(Number))), hex, line);
+    f.dispose();
+    ++n;
+  }
+  assert.ok(n >= 9, `${n} seed check values`);
 });
 
 test("Ken Perlin's reference values, bit for bit", () => {
