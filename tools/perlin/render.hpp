@@ -1,4 +1,5 @@
-// `perlin render`: textures, heightmaps, volumes and animation frames as PNG or .npy files.
+// `perlin render`: textures, heightmaps, volumes and animation frames as PNG, .npy, RAW, TIFF or
+// OpenEXR files (docs/render.md).
 #pragma once
 
 #include <CLI/CLI.hpp>
