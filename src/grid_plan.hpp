@@ -13,7 +13,7 @@
 namespace perlin::detail {
 
 /// Which path a bulk call takes: the one decision, made by route_of (the table of
-/// docs/design.md, "Routes", is checked against it by tests/grid_test.cpp).
+/// docs/design.md, "Routes", is checked against it by tests/bulk_test.cpp, BulkRoutes).
 enum class bulk_route {
   row_kernel,     ///< SIMD float rows of a lattice-aligned grid (simd/rows-inl.h)
   sample_kernel,  ///< SIMD float samples placed in double one by one, with gradients
