@@ -405,7 +405,7 @@ std::string why_not_listening(const std::string& host, int port) {
   }
   freeaddrinfo(found);
   if (error == 0) return "the port was taken while the server started; try again, or --port 0";
-  const std::string why = std::strerror(error);
+  std::string why = std::strerror(error);
   if (error == EADDRINUSE || error == EACCES) {
     const std::string next = std::to_string(port == 0 || port == 65535 ? 8080 : port + 1);
     return why + "; try --port " + next + ", or --port 0 for a free one";
