@@ -263,3 +263,61 @@ def test_renders_stop_when_their_clients_leave(perlin_exe):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("raw,status", [
+    # cpp-httplib read a body without a length until the stream ended (2 s and unbounded memory
+    # in a worker); it read chunks, and skipped an oversized body byte by byte; a bare LF ended
+    # the headers for the loop but not for cpp-httplib, which read on.
+    (b"POST / HTTP/1.1\r\nHost: localhost\r\n\r\n", 411),
+    (b"PUT /render.png HTTP/1.1\r\nHost: localhost\r\n\r\n", 411),
+    (b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", 501),
+    (b"GET / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
+    (b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n", 413),
+    (b"GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: x\n\n", 400),
+    (b"GET / HTTP/1.1\nHost: localhost\r\n\r\n", 400),
+])
+def test_a_request_without_a_known_end_is_refused_at_once(server, raw, status):
+    u = urllib.parse.urlparse(server)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        asked = time.monotonic()
+        s.sendall(raw + b"GET /render.png?size=8x8 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        answer = b""
+        while chunk := s.recv(65536):  # the connection closes after the refusal
+            answer += chunk
+        assert time.monotonic() - asked < 0.5, "a worker read on, waiting for the stream's end"
+    assert answer.startswith(f"HTTP/1.1 {status} ".encode()) and answer.count(b"HTTP/1.1") == 1, answer
+    assert request(server, "/render.png?size=8x8")[0] == 200
+
+
+def test_a_body_with_its_length_is_skipped_and_the_next_request_answered(server):
+    # The bytes after a request's body are the next request, whoever reads the body.
+    u = urllib.parse.urlparse(server)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(b"POST /render.png HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
+                  b"GET /stats.json?size=9x8 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 4\r\n\r\nwxyz"
+                  b"GET /stats.json?size=10x8 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        f = s.makefile("rb")
+        assert read_response(f)[0] == 404
+        for width in (9, 10):
+            status, _, body = read_response(f)
+            assert status == 200 and json.loads(body)["width"] == width
+
+
+def test_closing_after_pipelined_requests_never_cuts_an_answer(server):
+    # 3000 requests in one write (about 110 KB, more than the loop reads ahead): the server
+    # answers 100 (its keep-alive limit) and closes. Closing with unread bytes reset the
+    # connection and cut the answers on their way (ECONNRESET); now its side is shut first and
+    # the rest drained, so every answer arrives whole, then the end of the stream.
+    u = urllib.parse.urlparse(server)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 3000)
+        time.sleep(0.3)  # the server has answered and closed before the client reads
+        f = s.makefile("rb")
+        for i in range(100):
+            status, headers, body = read_response(f)
+            assert status == 404 and json.loads(body) == {"error": "not found"}, i
+        assert headers.get("connection") == "close" and f.read() == b""
+

@@ -142,6 +142,19 @@ def test_stops_cleanly_on_signals(perlin_exe, sig):
     assert "stopped" in proc.stderr.read()
 
 
+def test_a_signal_just_after_the_start_stops_it(perlin_exe):
+    # The URL is printed before cpp-httplib listens: a SIGTERM then was lost (Server::stop did
+    # nothing yet) and only SIGKILL ended the server. Each of these must stop at once.
+    for _ in range(8):
+        proc, _ = start_server(perlin_exe)
+        proc.terminate()
+        try:
+            assert proc.wait(timeout=3) == 0
+        finally:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.mark.parametrize("query", [
     "size=40x24&origin=1.5,-2,0.75",                      # a 3-D slice
     "preset=clouds&size=40x24&origin=0,0,1.25,-0.5",      # a 4-D slice: a frame of the loop player

@@ -11,8 +11,11 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <system_error>
+#include <utility>
 
 namespace perlin_cli {
 
@@ -20,12 +23,16 @@ using clock_type = std::chrono::steady_clock;
 
 struct gated_server::connection {
   int fd = -1;
-  std::string in;  // bytes read and not yet parsed, from `pos`
+  std::string in;  // bytes read and not yet answered, from `pos`
   std::size_t pos = 0;
   std::size_t served = 0;           // requests answered
   clock_type::time_point deadline;  // idle: of the next request's first byte; else of its end
+  clock_type::time_point since;     // when it came (or came back) to the loop
   bool started = false;             // some bytes of the next request are here
   bool eof = false;                 // the client sent FIN: its whole requests, then close
+  bool recheck = false;             // back from a worker: look at its bytes without new ones
+  bool closing = false;             // our side is shut: what comes is read and dropped
+  std::size_t drained = 0;          // bytes dropped while closing
 
   ~connection() {
     if (fd >= 0) ::close(fd);
@@ -35,6 +42,7 @@ struct gated_server::connection {
 namespace {
 
 thread_local int t_current_fd = -1;
+thread_local double t_response_seconds = 0;  // 0: the server's default
 
 clock_type::time_point after(double seconds) {
   return clock_type::now() +
@@ -73,104 +81,109 @@ bool address_of(const sockaddr_storage& a, std::string& host, int& port) {
   return true;
 }
 
-/// Where one request ends in the bytes read.
+/// Where one request ends in the bytes read, or why it is refused.
 struct request_extent {
-  std::size_t end = 0;  ///< bytes from the start that make one whole request; 0: not whole yet
-  bool exact = true;    ///< false: its body's end is not known (chunked, or over the limit)
+  std::size_t end = 0;     ///< bytes from the start that make one whole request; 0: not yet
+  std::string_view error;  ///< not empty: the status to answer with before closing
 };
 
-/// The extent of the request at the start of `s`: the request line, the headers and a
-/// Content-Length body. A body cpp-httplib will refuse (over `max_body`) or read in chunks counts
-/// as whole at the headers' end (the worker's reads then end at the request's deadline), and the
-/// connection closes after its answer: where the next request starts is not known.
+/// The extent of the request at the start of `s`: the request line and the headers, each line
+/// ending in CRLF, up to an empty line, then a Content-Length body. What a worker could not
+/// answer from these bytes alone is refused as soon as the headers are seen: cpp-httplib would
+/// read a body without a length until the stream ends, skip an oversized one byte by byte, read
+/// chunks, and take a bare LF as no end of the headers.
 request_extent whole_request(std::string_view s, std::size_t max_body) {
-  std::size_t end = s.find("\r\n\r\n");
-  std::size_t header_end = end == std::string_view::npos ? end : end + 4;
-  if (const std::size_t lf = s.find("\n\n"); lf != std::string_view::npos && lf + 2 < header_end)
-    header_end = lf + 2;
-  if (header_end == std::string_view::npos) return {};
-  // Content-Length and Transfer-Encoding, case-insensitively, at a line's start.
-  const std::string_view head = s.substr(0, header_end);
   const auto named = [](std::string_view line, std::string_view name) {
-    return line.size() > name.size() &&
+    return line.size() >= name.size() &&
            std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
              return a == std::tolower(static_cast<unsigned char>(b));
            });
   };
-  std::size_t body = 0;
-  for (std::size_t line = head.find('\n'); line != std::string_view::npos && line + 1 < head.size();
-       line = head.find('\n', line + 1)) {
-    const std::string_view rest = head.substr(line + 1);
-    if (named(rest, "transfer-encoding:")) return {header_end, false};
-    constexpr std::string_view length_name = "content-length:";
-    if (!named(rest, length_name)) continue;
-    std::size_t i = length_name.size();
-    while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
-    bool digits = false;
-    body = 0;
-    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i])) != 0 &&
-           body <= max_body) {
-      body = body * 10 + static_cast<std::size_t>(rest[i++] - '0');
-      digits = true;
+  std::string_view method;
+  bool chunked = false;
+  bool bad_length = false;
+  bool has_length = false;
+  std::uint64_t length = 0;
+  std::size_t line = 0;
+  for (bool first = true;; first = false) {
+    const std::size_t lf = s.find('\n', line);
+    if (lf == std::string_view::npos) return {};
+    if (lf == line || s[lf - 1] != '\r') return {0, "400 Bad Request"};  // a bare LF
+    const std::string_view text = s.substr(line, lf - 1 - line);
+    line = lf + 1;
+    if (first) {
+      method = text.substr(0, text.find(' '));
+      continue;
     }
-    if (!digits || body > max_body) return {header_end, false};  // cpp-httplib answers it
+    if (text.empty()) break;  // the headers' end
+    if (named(text, "transfer-encoding:")) chunked = true;
+    constexpr std::string_view length_name = "content-length:";
+    if (!named(text, length_name)) continue;
+    std::string_view value = text.substr(length_name.size());
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    std::uint64_t n = 0;
+    const bool digits =
+        !value.empty() && value.size() <= 18 && std::all_of(value.begin(), value.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        });
+    for (const char c : value) n = digits ? n * 10 + static_cast<std::uint64_t>(c - '0') : 0;
+    bad_length = bad_length || !digits || (has_length && n != length);
+    has_length = true;
+    length = n;
   }
-  if (s.size() < header_end + body) return {};
-  return {header_end + body, true};
+  if (chunked) return {0, "501 Not Implemented"};  // no request here needs a body
+  if (bad_length) return {0, "400 Bad Request"};
+  if (length > max_body) return {0, "413 Payload Too Large"};
+  // The methods whose body cpp-httplib reads (until the stream ends, without a length).
+  if (!has_length && (method == "POST" || method == "PUT" || method == "PATCH" ||
+                      method == "DELETE" || method == "PRI")) {
+    return {0, "411 Length Required"};
+  }
+  if (s.size() - line < length) return {};
+  return {line + static_cast<std::size_t>(length), {}};
 }
 
 /// A fixed answer written without waiting (the connection closes after it), best effort.
-void answer_and_drop(int fd, std::string_view status) {
-  const std::string text =
-      "HTTP/1.1 " + std::string(status) + "\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+void answer_and_close(int fd, std::string_view status, std::string_view extra = {}) {
+  const std::string text = "HTTP/1.1 " + std::string(status) + "\r\n" + std::string(extra) +
+                           "Connection: close\r\nContent-Length: 0\r\n\r\n";
   [[maybe_unused]] const ssize_t n =
       send(fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-/// cpp-httplib's Stream over a connection: reads come from the bytes the loop read, then from
-/// the socket until the request's deadline; writes wait at most `write_seconds` each.
+/// cpp-httplib's Stream over one whole request: reads come from the request's bytes only (the
+/// loop read them; at their end a read gives 0, the end of the stream), never from the socket;
+/// the response is written within a deadline from its first byte, and not at all once the server
+/// is stopping.
 class connection_stream final : public httplib::Stream {
  public:
-  connection_stream(gated_server::connection& c, clock_type::time_point read_deadline,
-                    double write_seconds)
+  connection_stream(gated_server::connection& c, std::size_t end, double response_seconds,
+                    const std::atomic<bool>& stopping)
       : in_(c.in),
         pos_(c.pos),
+        end_(end),
         fd_(c.fd),
-        read_deadline_(read_deadline),
-        write_seconds_(write_seconds) {}
+        response_seconds_(response_seconds),
+        stopping_(stopping) {}
 
-  bool is_readable() const override {
-    return pos_ < in_.size() || wait_for(fd_, POLLIN, read_deadline_);
-  }
-  bool is_writable() const override { return wait_for(fd_, POLLOUT, after(write_seconds_)); }
+  bool is_readable() const override { return pos_ < end_; }
+  bool is_writable() const override { return !stopping_ && wait_for(fd_, POLLOUT, deadline()); }
 
   ssize_t read(char* ptr, size_t size) override {
-    if (pos_ < in_.size()) {
-      const std::size_t n = std::min(size, in_.size() - pos_);
-      std::memcpy(ptr, in_.data() + pos_, n);
-      pos_ += n;
-      return static_cast<ssize_t>(n);
-    }
-    // More of the request (a body): read in chunks into the connection's bytes, so that what
-    // comes after this request stays for the next.
-    in_.clear();
-    pos_ = 0;
-    char chunk[16384];
-    for (;;) {
-      if (!wait_for(fd_, POLLIN, read_deadline_)) return -1;
-      const ssize_t n = recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
-      if (n > 0) {
-        in_.assign(chunk, static_cast<std::size_t>(n));
-        return read(ptr, size);
-      }
-      if (n == 0) return 0;
-      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
-    }
+    const std::size_t n = std::min(size, end_ - std::min(pos_, end_));
+    std::memcpy(ptr, in_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<ssize_t>(n);
   }
 
   ssize_t write(const char* ptr, size_t size) override {
+    const auto until = deadline();
     for (;;) {
-      if (!wait_for(fd_, POLLOUT, after(write_seconds_))) return -1;
+      // In slices, so that a server stopping stops the writes too.
+      if (stopping_ || clock_type::now() >= until) return -1;
+      if (!wait_for(fd_, POLLOUT, std::min(until, after(0.1)))) continue;
       const ssize_t n = send(fd_, ptr, size, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n >= 0) return n;
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
@@ -194,11 +207,23 @@ class connection_stream final : public httplib::Stream {
   socket_t socket() const override { return fd_; }
 
  private:
+  /// The response's deadline, from its first write (the handler may have set its own time).
+  clock_type::time_point deadline() const {
+    if (!writing_) {
+      deadline_ = after(t_response_seconds > 0 ? t_response_seconds : response_seconds_);
+      writing_ = true;
+    }
+    return deadline_;
+  }
+
   std::string& in_;
   std::size_t& pos_;
+  std::size_t end_;
   int fd_;
-  clock_type::time_point read_deadline_;
-  double write_seconds_;
+  double response_seconds_;
+  const std::atomic<bool>& stopping_;
+  mutable bool writing_ = false;
+  mutable clock_type::time_point deadline_;
 };
 
 /// Runs cpp-httplib's task at once on the accepting thread: the task only hands the socket to
@@ -209,6 +234,19 @@ class hand_over_queue final : public httplib::TaskQueue {
   void shutdown() override {}
 };
 
+/// Starts closing `c` gracefully: our side is shut (the client reads every byte sent, then the
+/// end), and what the client still sends is read and dropped until it closes too or
+/// `seconds` pass. Closing at once with unread bytes would reset the connection and cut the
+/// answer on its way.
+void start_closing(gated_server::connection& c, double seconds) {
+  ::shutdown(c.fd, SHUT_WR);
+  c.closing = true;
+  c.in.clear();
+  c.in.shrink_to_fit();
+  c.pos = 0;
+  c.deadline = after(seconds);
+}
+
 }  // namespace
 
 gated_server::gated_server(const connection_limits& limits) : limits_(limits) {
@@ -216,6 +254,7 @@ gated_server::gated_server(const connection_limits& limits) : limits_(limits) {
   set_read_timeout(static_cast<time_t>(limits.request_seconds), 0);
   set_keep_alive_max_count(limits.keep_alive_max);
   set_keep_alive_timeout(static_cast<time_t>(limits.idle_seconds));  // its Keep-Alive header
+  set_payload_max_length(limits.max_body_bytes);
 }
 
 gated_server::~gated_server() = default;
@@ -230,22 +269,33 @@ bool gated_server::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-void gated_server::hand_back(std::unique_ptr<connection> c) {
-  {
-    const std::lock_guard lock(mutex_);
-    if (stopping_) return;  // closes it
-    inbox_.push_back(std::move(c));
-  }
+void gated_server::wake() {
   const char byte = 1;
   [[maybe_unused]] const ssize_t n = ::write(wake_[1], &byte, 1);
 }
 
-bool gated_server::run() {
-  if (pipe2(wake_, O_NONBLOCK | O_CLOEXEC) != 0) return false;
-  loop_thread_ = std::thread([this] { loop(); });
-  for (std::size_t i = 0; i < std::max<std::size_t>(1, limits_.workers); ++i)
-    workers_.emplace_back([this] { work(); });
-  const bool ok = listen_after_bind();
+void gated_server::hand_back(std::unique_ptr<connection> c) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) return;  // closes it
+    c->since = clock_type::now();
+    inbox_.push_back(std::move(c));
+  }
+  wake();
+}
+
+void gated_server::request_stop() {
+  // Server::stop does nothing before cpp-httplib listens (a signal just after the start was
+  // lost): the loop calls it, once, as soon as cpp-httplib is listening.
+  stop_requested_ = true;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!stopping_ && wake_[1] >= 0) wake();
+  }
+  ready_cv_.notify_all();
+}
+
+void gated_server::finish() {
   {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -253,19 +303,36 @@ bool gated_server::run() {
     inbox_.clear();
   }
   ready_cv_.notify_all();
-  const char byte = 0;
-  [[maybe_unused]] const ssize_t n = ::write(wake_[1], &byte, 1);
-  loop_thread_.join();
-  for (auto& t : workers_) t.join();
+  wake();
+  if (loop_thread_.joinable()) loop_thread_.join();
+  for (auto& t : workers_) {
+    if (t.joinable()) t.join();
+  }
   ::close(wake_[0]);
   ::close(wake_[1]);
-  return ok;
+  wake_[0] = wake_[1] = -1;
+}
+
+bool gated_server::run() {
+  if (pipe2(wake_, O_NONBLOCK | O_CLOEXEC) != 0) return false;
+  try {
+    loop_thread_ = std::thread([this] { loop(); });
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, limits_.workers); ++i)
+      workers_.emplace_back([this] { work(); });
+  } catch (const std::system_error&) {  // no thread for the moment: not serving at all
+    finish();
+    return false;
+  }
+  const bool ok = listen_after_bind();
+  finish();
+  return ok || stop_requested_;
 }
 
 void gated_server::loop() {
   std::vector<std::unique_ptr<connection>> waiting;
   std::vector<pollfd> polled;
   char chunk[16384];
+  bool stopped = false;  // cpp-httplib was told to stop (once it listens)
   for (;;) {
     {
       const std::lock_guard lock(mutex_);
@@ -273,17 +340,26 @@ void gated_server::loop() {
       for (auto& c : inbox_) waiting.push_back(std::move(c));
       inbox_.clear();
     }
-    // Too many connections waiting: the ones nearest their deadline go first.
+    // A stop asked for before cpp-httplib listened (Server::stop did nothing then).
+    if (stop_requested_ && !stopped && is_running()) {
+      stop();
+      stopped = true;
+    }
+    // Too many connections: the closing ones go first, then the idle ones, then those with a
+    // request under way; in each, the one that waited longest.
     if (waiting.size() > limits_.max_connections) {
-      std::sort(waiting.begin(), waiting.end(),
-                [](const auto& a, const auto& b) { return a->deadline > b->deadline; });
+      const auto rank = [](const connection& c) { return c.closing ? 0 : c.started ? 2 : 1; };
+      std::stable_sort(waiting.begin(), waiting.end(), [&](const auto& a, const auto& b) {
+        return rank(*a) != rank(*b) ? rank(*a) > rank(*b) : a->since > b->since;
+      });
       waiting.resize(limits_.max_connections);
     }
     auto next = clock_type::now() + std::chrono::seconds(1);
+    if (stop_requested_ && !stopped) next = clock_type::now() + std::chrono::milliseconds(10);
     polled.assign(1, pollfd{wake_[0], POLLIN, 0});
     for (const auto& c : waiting) {
       polled.push_back(pollfd{c->fd, POLLIN, 0});
-      next = std::min(next, c->deadline);
+      next = std::min(next, c->recheck ? clock_type::now() : c->deadline);
     }
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(next - clock_type::now()).count();
@@ -301,7 +377,21 @@ void gated_server::loop() {
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       auto& c = waiting[i];
       bool drop = false;
-      bool fresh = false;  // bytes came: only then can the request have become whole
+      if (c->closing) {  // drains until the client closes, for a while, a bounded amount
+        while (polled[i + 1].revents != 0) {
+          const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
+          if (got < 0 && errno == EINTR) continue;
+          if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+          c->drained += got > 0 ? static_cast<std::size_t>(got) : 0;
+          if (got <= 0 || c->drained > 16 * limits_.max_request_bytes) {
+            drop = true;
+            break;
+          }
+        }
+        if (drop || now >= c->deadline) c.reset();
+        continue;
+      }
+      bool fresh = std::exchange(c->recheck, false);  // only then can a request be whole
       if (polled[i + 1].revents != 0) {
         for (;;) {
           const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
@@ -322,17 +412,30 @@ void gated_server::loop() {
           break;
         }
       }
-      if (!drop && fresh && whole_request(c->in, limits_.max_request_bytes).end > 0) {
-        whole.push_back(std::move(c));
-        continue;
+      if (!drop && fresh && c->started) {
+        const request_extent e = whole_request(c->in, limits_.max_body_bytes);
+        if (!e.error.empty()) {
+          answer_and_close(c->fd, e.error);
+          start_closing(*c, limits_.linger_seconds);
+          continue;
+        }
+        if (e.end > 0) {
+          whole.push_back(std::move(c));
+          continue;
+        }
       }
       if (c->eof) {
         drop = true;
       } else if (!drop && c->in.size() > limits_.max_request_bytes) {
-        answer_and_drop(c->fd, "431 Request Header Fields Too Large");
-        drop = true;
+        answer_and_close(c->fd, "431 Request Header Fields Too Large");
+        start_closing(*c, limits_.linger_seconds);
+        continue;
       } else if (!drop && now >= c->deadline) {
-        if (c->started) answer_and_drop(c->fd, "408 Request Timeout");
+        if (c->started) {
+          answer_and_close(c->fd, "408 Request Timeout");
+          start_closing(*c, limits_.linger_seconds);
+          continue;
+        }
         drop = true;
       }
       if (drop) c.reset();
@@ -341,7 +444,15 @@ void gated_server::loop() {
     if (!whole.empty()) {
       {
         const std::lock_guard lock(mutex_);
-        for (auto& c : whole) ready_.push_back(std::move(c));
+        for (auto& c : whole) {
+          if (ready_.size() < limits_.max_ready) {
+            ready_.push_back(std::move(c));
+          } else {  // every worker busy and many waiting: come back later
+            answer_and_close(c->fd, "503 Service Unavailable", "Retry-After: 1\r\n");
+            start_closing(*c, limits_.linger_seconds);
+            waiting.push_back(std::move(c));
+          }
+        }
       }
       ready_cv_.notify_all();
     }
@@ -365,26 +476,31 @@ void gated_server::work() {
 void gated_server::serve(std::unique_ptr<connection> c) {
   for (;;) {
     ++c->served;
-    bool stopping = false;
-    {
-      const std::lock_guard lock(mutex_);
-      stopping = stopping_;
-    }
-    const request_extent extent = whole_request(c->in, limits_.max_request_bytes);
-    const bool last = c->served >= limits_.keep_alive_max || stopping || !extent.exact;
-    connection_stream stream(*c, after(limits_.request_seconds), limits_.write_seconds);
+    // The loop (or the previous turn here) saw this request whole.
+    const std::size_t end = whole_request(c->in, limits_.max_body_bytes).end;
+    const bool last = c->served >= limits_.keep_alive_max || stop_requested_;
+    connection_stream stream(*c, end, limits_.response_seconds, stop_requested_);
     bool closed = false;
     t_current_fd = c->fd;
+    t_response_seconds = 0;
     const bool ok = process_request(stream, last, closed, nullptr);
     t_current_fd = -1;
-    if (!ok || closed || last) return;  // closes it
+    t_response_seconds = 0;
+    if (!ok) return;  // the answer could not be written: closes it
     // A body the handler did not read (cpp-httplib reads none for GET) is skipped.
-    c->in.erase(0, std::max(c->pos, extent.end));
+    c->in.erase(0, end);
     c->pos = 0;
     c->started = !c->in.empty();
+    if (closed || last) {
+      start_closing(*c, limits_.linger_seconds);
+      hand_back(std::move(c));
+      return;
+    }
     // The next request sent ahead (pipelined): answered now, in order.
-    if (c->started && whole_request(c->in, limits_.max_request_bytes).end > 0) continue;
+    if (c->started && whole_request(c->in, limits_.max_body_bytes).end > 0) continue;
     if (c->eof) return;  // closes it
+    // Back to the loop: a part of the next request, or one it refuses, or nothing yet.
+    c->recheck = c->started;
     c->deadline = after(c->started ? limits_.request_seconds : limits_.idle_seconds);
     hand_back(std::move(c));
     return;
@@ -396,6 +512,8 @@ client_connection client_connection::current() {
   c.fd_ = t_current_fd;
   return c;
 }
+
+void client_connection::set_response_seconds(double seconds) { t_response_seconds = seconds; }
 
 bool client_connection::still_there() const {
   if (fd_ < 0) return true;

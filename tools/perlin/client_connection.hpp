@@ -9,6 +9,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -22,19 +23,30 @@ namespace perlin_cli {
 
 /// The limits of the server's connections.
 struct connection_limits {
-  std::size_t workers = 32;           ///< threads that answer requests that have arrived whole
-  double request_seconds = 2;         ///< a request arrives whole within this of its first byte
-  double idle_seconds = 2;            ///< a connection with no request in it closes after this
-  double write_seconds = 10;          ///< each write of a response (a client that stops reading)
-  std::size_t keep_alive_max = 100;   ///< requests on one connection
-  std::size_t max_connections = 512;  ///< waiting connections (the oldest is dropped)
-  std::size_t max_request_bytes = 98304;  ///< the request line, headers and body (else 431)
+  std::size_t workers = 32;               ///< threads that answer requests that have arrived whole
+  double request_seconds = 2;             ///< a request arrives whole within this of its first byte
+  double idle_seconds = 2;                ///< a connection with no request in it closes after this
+  double response_seconds = 10;           ///< a response is written whole within this of its first
+                                          ///< byte (a client that reads slowly); a handler may set
+                                          ///< its own (client_connection::set_response_seconds)
+  double linger_seconds = 2;              ///< a closing connection is drained this long at most
+  std::size_t keep_alive_max = 100;       ///< requests on one connection
+  std::size_t max_connections = 512;      ///< waiting connections (past it, idle ones are dropped)
+  std::size_t max_ready = 256;            ///< whole requests waiting for a worker (past it, 503)
+  std::size_t max_request_bytes = 98304;  ///< the request line and headers (else 431)
+  std::size_t max_body_bytes = 65536;     ///< a request's Content-Length (else 413)
 };
 
 /// An HTTP server (cpp-httplib's routes, handlers and guards) whose connections wait in one event
 /// loop until a request has arrived whole. A slow client holds no worker: its request is closed
 /// (408) `request_seconds` after its first byte however it trickles. Requests sent together
-/// (pipelined) are answered in order on one connection.
+/// (pipelined) are answered in order on one connection. A request is whole when its headers
+/// (each line ending in CRLF) and its Content-Length body have arrived; the loop refuses, at once
+/// and before any worker, what has no such end: a body without a length on a method that takes
+/// one (411), a length over `max_body_bytes` (413), a Transfer-Encoding (501), a line ending in a
+/// bare LF or a malformed length (400). A worker reads only the request's own bytes, never the
+/// socket. Connections close gracefully: the server's side is shut, what the client still sends
+/// is read and dropped for at most `linger_seconds`, so an answer is never cut by a reset.
 class gated_server : public httplib::Server {
  public:
   explicit gated_server(const connection_limits& limits);
@@ -42,8 +54,13 @@ class gated_server : public httplib::Server {
   gated_server(const gated_server&) = delete;
   gated_server& operator=(const gated_server&) = delete;
 
-  /// Serves until stop() (after bind_to_port): the loop, the workers and cpp-httplib's accept.
+  /// Serves until request_stop() (after bind_to_port): the loop, the workers and cpp-httplib's
+  /// accept. False if it could not start (a thread or a pipe) or accepting failed.
   bool run();
+
+  /// Stops the server, from any thread, at any time: also before run() has begun listening (a
+  /// stop asked for then takes effect as soon as it listens). Responses being written stop.
+  void request_stop();
 
   struct connection;
 
@@ -53,6 +70,8 @@ class gated_server : public httplib::Server {
   void work();
   void serve(std::unique_ptr<connection> c);
   void hand_back(std::unique_ptr<connection> c);
+  void wake();
+  void finish();  // ends the loop and the workers, joins them
 
   connection_limits limits_;
   std::mutex mutex_;
@@ -60,6 +79,7 @@ class gated_server : public httplib::Server {
   std::deque<std::unique_ptr<connection>> inbox_;  // new and returned connections, for the loop
   std::deque<std::unique_ptr<connection>> ready_;  // a request whole, for a worker
   bool stopping_ = false;
+  std::atomic<bool> stop_requested_{false};
   int wake_[2] = {-1, -1};  // a pipe that wakes the loop
   std::thread loop_thread_;
   std::vector<std::thread> workers_;
@@ -80,6 +100,10 @@ class client_connection {
 
   /// Whether the socket is known.
   [[nodiscard]] bool known() const { return fd_ >= 0; }
+
+  /// The time the response to this thread's request may take to be written, from its first byte
+  /// (else connection_limits::response_seconds): past it the connection is closed.
+  static void set_response_seconds(double seconds);
 
  private:
   int fd_ = -1;

@@ -472,7 +472,7 @@ int run_serve(const serve_options& o) {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     g_stopping = true;
-    svr.stop();
+    svr.request_stop();  // also before cpp-httplib listens
   });
   if (o.open) {
     const std::string cmd = "xdg-open '" + url + "' >/dev/null 2>&1 &";
