@@ -321,3 +321,59 @@ def test_closing_after_pipelined_requests_never_cuts_an_answer(server):
             assert status == 404 and json.loads(body) == {"error": "not found"}, i
         assert headers.get("connection") == "close" and f.read() == b""
 
+
+def test_costly_requests_cannot_take_every_worker(perlin_exe):
+    # As many costly exports as workers: each waiting for the render slot kept its worker, so a
+    # preview never reached one (it waited 5.6 s). Now at most 3 costly requests (fewer than
+    # the workers) are admitted at once, the others get 503 with Retry-After at once.
+    proc, url = start_server(perlin_exe, "--workers", "4", "--time-budget", "1")
+    u = urllib.parse.urlparse(url)
+    costly = "/render.png?size=4096x4096&fractal=fbm&octaves=16&warp=progressive&download=1"
+    socks = []
+    try:
+        for i in range(4):
+            s = socket.create_connection((u.hostname, u.port), timeout=10)
+            s.sendall(f"GET {costly}&seed={i} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            socks.append(s)
+        time.sleep(0.5)  # one renders, two wait for the slot, one was refused
+        asked = time.monotonic()
+        assert request(url, "/render.png?size=32x32")[0] == 200
+        assert time.monotonic() - asked < 1.0, "a preview waited behind costly requests"
+        refused = []
+        for s in socks:
+            s.settimeout(0.2)
+            try:
+                refused.append(read_response(s.makefile("rb")))
+            except (TimeoutError, socket.timeout):
+                pass  # still rendering or waiting
+        assert len(refused) == 1 and refused[0][0] == 503 and refused[0][1]["retry-after"] == "1"
+        assert "busy with costly renders" in json.loads(refused[0][2])["error"]
+    finally:
+        for s in socks:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_slow_reader_holds_its_worker_for_its_budget_only(perlin_exe):
+    # Two clients (as many as the workers) ask for a 16 MB .npy and do not read it: each send
+    # waited up to 10 s, with no deadline for the whole answer (one read at 0.5 MB/s held its
+    # worker 35 s). Now an answer gets its render's time budget (1 s) to be written.
+    proc, url = start_server(perlin_exe, "--workers", "2", "--time-budget", "1")
+    u = urllib.parse.urlparse(url)
+    socks = []
+    try:
+        for i in range(2):
+            s = socket.create_connection((u.hostname, u.port), timeout=10)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(f"GET /render.npy?size=2048x2048&seed={i} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            socks.append(s)
+        time.sleep(0.3)  # both workers are writing
+        asked = time.monotonic()
+        assert request(url, "/render.png?size=32x32")[0] == 200
+        assert time.monotonic() - asked < 2.0, "a slow reader held its worker past its budget"
+    finally:
+        for s in socks:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -56,10 +56,13 @@ struct serve_options {
   int workers = 32;
 };
 
-/// A request the server refuses: HTTP `status` with the message in JSON.
+/// A request the server refuses: HTTP `status` with the message in JSON (and, for a 503 that
+/// will pass, a Retry-After in seconds).
 struct http_error : std::runtime_error {
   int status;
-  http_error(int s, const std::string& what) : std::runtime_error(what), status(s) {}
+  int retry_after = 0;
+  http_error(int s, const std::string& what, int retry = 0)
+      : std::runtime_error(what), status(s), retry_after(retry) {}
 };
 
 /// The time budget of one render (--time-budget): previews get it, exports (download=1) six times
@@ -87,25 +90,39 @@ double render_work(const render_plan& plan) {
 /// preview: costly renders (over k_cheap_work) take at most one slot together, so the other is
 /// always free for cheap ones within a cheap render's time; a freed slot goes to the cheapest
 /// request waiting (the earliest among equals). A request leaves the queue when its client does.
+/// A request waiting keeps its worker: so costly requests are admitted only up to
+/// `costly_limit` at once (running and waiting), fewer than the workers, and the rest are refused
+/// at once (503, Retry-After): the other workers stay for previews.
 class render_slots {
  public:
-  /// Waits for a slot for a render of `work`; false when `gone()` turned true while waiting.
+  enum class outcome { acquired, gone, busy };
+
+  /// Costly requests admitted at once: at most 3 (one running, two waiting), and one worker
+  /// left for cheap requests where there are 2 workers or more.
+  void set_workers(int workers) { costly_limit_ = std::clamp(workers - 1, 1, 3); }
+
+  /// Waits for a slot for a render of `work`: gone when `gone()` turned true while waiting, busy
+  /// (at once) when a costly render finds `costly_limit` costly ones admitted already.
   template <class Gone>
-  bool acquire(double work, Gone&& gone) {
+  outcome acquire(double work, Gone&& gone) {
     std::unique_lock lock(mutex_);
+    const bool costly = work > k_cheap_work;
+    if (costly && costly_admitted_ >= costly_limit_) return outcome::busy;
+    if (costly) ++costly_admitted_;
     const auto me = waiting_.emplace(work, next_++).first;
     for (;;) {
       if (my_turn(me)) {
         waiting_.erase(me);
         --free_;
-        if (work > k_cheap_work) ++costly_running_;
-        return true;
+        if (costly) ++costly_running_;
+        return outcome::acquired;
       }
       changed_.wait_for(lock, std::chrono::milliseconds(100));
       if (!my_turn(me) && gone()) {
         waiting_.erase(me);
+        if (costly) --costly_admitted_;
         changed_.notify_all();
-        return false;
+        return outcome::gone;
       }
     }
   }
@@ -113,7 +130,10 @@ class render_slots {
     {
       const std::lock_guard lock(mutex_);
       ++free_;
-      if (work > k_cheap_work) --costly_running_;
+      if (work > k_cheap_work) {
+        --costly_running_;
+        --costly_admitted_;
+      }
     }
     changed_.notify_all();
   }
@@ -136,21 +156,28 @@ class render_slots {
   std::uint64_t next_ = 0;
   int free_ = 2;
   int costly_running_ = 0;
+  int costly_admitted_ = 0;  // running and waiting
+  int costly_limit_ = 3;
 };
 
 render_slots g_renders;
 
 /// One of the 2 render slots, held while a picture is evaluated, mapped and encoded (every copy
-/// of its data is made inside the slot).
+/// of its data is made inside the slot). Made before the slot is acquired, so that nothing
+/// between acquiring and owning can throw and lose the slot.
 class render_slot {
  public:
   explicit render_slot(double work) : work_(work) {}
-  ~render_slot() { g_renders.release(work_); }
+  ~render_slot() {
+    if (held_) g_renders.release(work_);
+  }
   render_slot(const render_slot&) = delete;
   render_slot& operator=(const render_slot&) = delete;
+  void hold() { held_ = true; }
 
  private:
   double work_;
+  bool held_ = false;
 };
 
 /// Most bytes one request may hold (values, gradient, pixels, the encoded file): with 2 slots, the
@@ -209,15 +236,26 @@ rendered render_query(const query& q, const client_connection& client) {
                               " MiB); use perlin render for larger files");
   }
   const double work = render_work(out.plan);
-  if (!g_renders.acquire(work, [&] { return g_stopping || !client.still_there(); })) {
-    if (g_stopping) throw http_error(503, "the server is stopping");
-    throw client_gone();  // left while waiting for a slot
-  }
-  out.slot = std::make_unique<render_slot>(work);
-  const auto start = std::chrono::steady_clock::now();
   // A time budget per render, checked between bands of 65,536 samples: a costly request gives
   // its slot back instead of holding it for minutes.
   const double budget = g_budget_seconds.load() * (q.download ? 6 : 1);
+  // Its answer gets as long to be written: a client that reads slowly cannot hold its worker.
+  client_connection::set_response_seconds(budget);
+  out.slot = std::make_unique<render_slot>(work);
+  switch (g_renders.acquire(work, [&] { return g_stopping || !client.still_there(); })) {
+    case render_slots::outcome::acquired:
+      out.slot->hold();
+      break;
+    case render_slots::outcome::busy:
+      throw http_error(503,
+                       "the server is busy with costly renders; try again, or use perlin render "
+                       "for costly fields",
+                       static_cast<int>(std::ceil(g_budget_seconds.load())));
+    case render_slots::outcome::gone:
+      if (g_stopping) throw http_error(503, "the server is stopping");
+      throw client_gone();  // left while waiting for a slot
+  }
+  const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(budget));
   out.plan.band_samples = std::size_t{1} << 16;
@@ -247,6 +285,7 @@ void answer(httplib::Response& res, F&& body) {
     res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
   } catch (const http_error& e) {
     res.status = e.status;
+    if (e.retry_after > 0) res.set_header("Retry-After", std::to_string(e.retry_after));
     res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
   } catch (const usage_error& e) {
     res.status = 400;
@@ -439,10 +478,10 @@ int run_serve(const serve_options& o) {
   limits.workers = static_cast<std::size_t>(o.workers);
   // Slow clients cannot hold the workers: a connection waits in one event loop until its request
   // is whole, which must happen within 2 s of its first byte (else 408); an idle kept-alive
-  // connection is closed after 2 s. Workers (32) answer whole requests; at most 2 render.
+  // connection is closed after 2 s. Workers (32) answer whole requests; at most 2 render, and
+  // costly requests hold at most 3 of them (render_slots).
+  g_renders.set_workers(o.workers);
   gated_server svr(limits);
-  svr.set_payload_max_length(1 << 16);
-  svr.set_write_timeout(10, 0);
   // One server per port: SO_REUSEADDR only (cpp-httplib's default, SO_REUSEPORT, lets a second
   // server bind the same port and take half of its requests).
   svr.set_socket_options([](socket_t sock) {
