@@ -208,4 +208,15 @@ TEST(Simplex, RandomSearchStaysInsideTheStatedBound) {
   EXPECT_LE(max4, 1.0);
 }
 
+// The largest |value| of the hill-climbing search src/detail/simplex.hpp reports, at the points
+// where it found them (each inside [-1, 1]).
+TEST(Simplex, SearchedMaximaAtTheirPoints) {
+  EXPECT_EQ(std::abs(simplex2(226.33200665963417, 47.332006660091707)), 0.99788935415490965);
+  EXPECT_EQ(std::abs(simplex3(222.96485959855713, 226.16666665927707, 12.368473755442388)),
+            0.97871639636224339);
+  EXPECT_EQ(std::abs(simplex4(163.36429530040272, 190.49168548256853, 224.48988638617607,
+                              84.489886387063208)),
+            0.99171064574968304);
+}
+
 }  // namespace

@@ -13,7 +13,10 @@
 // The code was written from the algorithm; it contains none of the Java file.
 //
 // The values lie in [-1, 1] (Gustavson's stated range; tests/simplex_test.cpp holds a random
-// search inside it). Unlike improved noise it is not zero at the lattice points.
+// search of 10^6 points per dimension inside it). The largest |value| found by 10^5 random starts
+// per dimension, each climbed by random steps shrinking from 0.05 to 1e-13 (the same maxima as
+// 2 x 10^4 starts): 0.99788935415490965 (2-D), 0.97871639636224339 (3-D), 0.99171064574968304
+// (4-D). Unlike improved noise it is not zero at the lattice points.
 #pragma once
 
 #include "perlin/lattice.hpp"
