@@ -472,6 +472,19 @@ PYBIND11_MODULE(_perlin, m) {
              return g;
            })
       .def("_eval", &eval_exact, py::arg("coords"), py::arg("gradient"), py::arg("threads"))
+      // One point of plain Python numbers (the caller checked the types): no arrays, one call of
+      // the exact double path, the same doubles as _eval (field::eval, as eval_points' route).
+      .def("_value",
+           [](const py_field& f, const py::tuple& coords) {
+             double p[4];
+             const std::size_t d = coords.size();
+             if (d < 1 || d > 4) throw py::value_error("point: must have 1 to 4 coordinates");
+             for (std::size_t k = 0; k < d; ++k) {
+               p[k] = PyFloat_AsDouble(coords[k].ptr());
+               if (p[k] == -1.0 && PyErr_Occurred() != nullptr) throw py::error_already_set();
+             }
+             return f.field.eval(std::span<const double>(p, d));
+           })
       .def("_points32", &eval_points<float>)
       .def("_points64", &eval_points<double>)
       .def("_grid32", [](const py_field& f, const perlin::grid& g, carray<float>& out, unsigned t,

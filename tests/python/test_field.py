@@ -319,3 +319,26 @@ def test_dataarray_reads_an_iterator_of_seeds_once():
     b = f.dataarray((3, 5), seeds=(s for s in range(2, 5)))
     assert list(b.seed.values) == [2, 3, 4]
     assert np.array_equal(b.values[2], perlin.Field(seed=4, fractal="fbm", octaves=3).grid((3, 5)))
+
+
+def test_a_point_of_plain_numbers_takes_the_short_path_to_the_same_doubles():
+    # f(x, y) with Python floats or ints skips the arrays (about 0.6 us instead of 5 us a call on
+    # the 2-vCPU guest); the values are the general path's, bit for bit, in 1 to 4 dimensions.
+    import struct
+    f = perlin.Field(seed=7, fractal="fbm", octaves=5, warp="basic")
+    rng = np.random.default_rng(5)
+    for d in range(1, 5):
+        for _ in range(50):
+            p = [float(v) for v in rng.uniform(-300, 300, d)]
+            fast = f(*p)
+            general = f(*[np.array([v]) for v in p])[0]
+            assert type(fast) is float
+            assert struct.pack("<d", fast) == struct.pack("<d", general)
+    assert f(3, -2) == f(3.0, -2.0)
+    assert f(True, 0.5) == f(1.0, 0.5)  # a bool takes the general path, as a number
+    with pytest.raises(TypeError, match="coordinates: must be numbers"):
+        f(2**2000, 0.5)  # beyond a double: the general path's refusal
+    with pytest.raises(ValueError, match="threads"):
+        f(0.5, 0.5, threads=-1)
+    with pytest.raises(ValueError, match="point: must have 1 to 4 coordinates"):
+        f(0.1, 0.2, 0.3, 0.4, 0.5)
