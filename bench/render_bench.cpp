@@ -53,7 +53,8 @@ double octaves_per_pixel(const perlin_render::render_plan& r) {
 void render_preset(benchmark::State& state, const workload& w) {
   perlin_render::render_options o;
   o.preset = w.preset;
-  o.size = g_size + "x" + (w.half_height ? std::to_string(std::stoul(g_size) / 2) : g_size);
+  perlin_render::set_render_setting(
+      o, "size", g_size + "x" + (w.half_height ? std::to_string(std::stoul(g_size) / 2) : g_size));
   o.quiet = true;
   o.output = "render_bench.png";  // the format only: render_pixels writes no file
   o.threads = static_cast<unsigned>(state.range(0));

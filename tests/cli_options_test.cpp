@@ -49,6 +49,37 @@ TEST(CliOptions, TheDocIsGeneratedFromTheTable) {
       << "docs/options.md is stale: run perlin options --markdown > docs/options.md";
 }
 
+TEST(CliOptions, TheRenderSettingsAreTypedRowsThatDocsRenderMdLists) {
+  // One typed row per setting, its default read from render_options' initialiser (written once).
+  const auto r = run_perlin("options --render --markdown");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* row :
+       {"| `size` | size | 512x512 | WxH, 1 to 2147483647 each |",
+        "| `fps` | integer | 24 | 1 to 1000 |", "| `bits` | integer | 8 | 8 or 16 |",
+        "| `projection` | choice | plane | one of: equirect, cubemap, plane |",
+        "| `invert` | flag | false |"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  std::ifstream in(std::string(PERLIN_TEST_DATA) + "/../../docs/render.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  EXPECT_NE(doc.str().find(r.out), std::string::npos)
+      << "docs/render.md's settings list is stale: paste perlin options --render --markdown";
+  const auto help = run_perlin("render --help");
+  EXPECT_NE(help.out.find("pixels (default 512x512)"), std::string::npos) << help.out;
+  // Parsed once, when set, by the row: the same refusal whatever else the command holds.
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--bits 12", "--bits: must be 8 or 16"},
+           {"--fps 0 --frames 2 --animated", "--fps: must be 1 to 1000, got 0"},
+           {"--tiles 3", "--tiles: '3' is not CxR"},
+           {"--range 1,0", "--range: MIN must be below MAX"},
+           {"--projection globe", "--projection: unknown value 'globe'"}}) {
+    const auto bad = run_perlin("render -o x.png " + args);
+    EXPECT_EQ(bad.status, 2) << args;
+    EXPECT_NE(bad.err.find(message), std::string::npos) << args << ": " << bad.err;
+  }
+}
+
 TEST(CliOptions, EveryOptionIsAFlagOfEvalAndRenderWithTheTablesDefault) {
   const auto json = run_perlin("options --json");
   ASSERT_EQ(json.status, 0);

@@ -333,7 +333,7 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
   const auto setting_text = [](const perlin_render::render_setting& st,
                                const py::handle& v) -> std::string {
     const std::string name(st.name);
-    if (st.flag) {
+    if (st.is_flag()) {
       if (!py::isinstance<py::bool_>(v)) type_error(name + ": must be True or False");
       return v.cast<bool>() ? "true" : "false";
     }
@@ -344,11 +344,12 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
     };
     if (!py::isinstance<py::sequence>(v)) return number(v);
     std::string out;
-    const char* sep = name == "size" ? "x" : ",";
+    const bool size2 = st.type == perlin_render::setting_type::size2;  // WxH
+    const char* sep = size2 ? "x" : ",";
     const auto seq = v.cast<py::sequence>();
-    if (name == "size" && seq.size() != 2) throw py::value_error("size: must be (width, height)");
+    if (size2 && seq.size() != 2) throw py::value_error(name + ": must be (width, height)");
     for (const auto& item : seq) {
-      if (name == "size" && !is_int(item)) type_error("size: must be (width, height) integers");
+      if (size2 && !is_int(item)) type_error(name + ": must be (width, height) integers");
       out += (out.empty() ? "" : sep) + number(item);
     }
     return out;

@@ -250,13 +250,14 @@ std::string page_html(page_backend backend) {
     if (at.group.empty()) continue;
     const std::string id = " id=\"c-" + name + "\" name=\"" + name + "\"";
     std::string input, slider;
-    if (rs.flag) {
+    if (rs.is_flag()) {
       input = "<input type=\"checkbox\"" + id + ">";
     } else if (name == "preset") {
-      input = "<select" + id + "><option value=\"\">(plain)</option>" + options(preset_names) +
-              "</select>";
+      input = "<select" + id + "><option value=\"\">(" + rs.default_text() + ")</option>" +
+              options(preset_names) + "</select>";
     } else if (name == "bits") {
-      input = "<select" + id + "><option value=\"\">(8)</option><option>16</option></select>";
+      input = "<select" + id + "><option value=\"\">(" + rs.default_text() +
+              ")</option><option>16</option></select>";
     } else if (name == "colormap") {
       // Text with suggestions: custom stops T:#RRGGBB,... survive a reload as well as names.
       input = "<input type=\"text\"" + id +
@@ -269,7 +270,7 @@ std::string page_html(page_backend backend) {
       input = "<input type=\"text\"" + id + " placeholder=\"" + hint + "\">";
       if (at.low < at.high) slider = slider_html(name, at.low, at.high, false);
     }
-    add(at, control_html(name, at.group, std::string(rs.help), input, slider));
+    add(at, control_html(name, at.group, rs.help_with_default(), input, slider));
   }
   // The groups, each with the page's own controls of that group (assets/controls.html) after its
   // table's, and its advanced settings folded.

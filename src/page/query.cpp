@@ -141,7 +141,7 @@ query parse_query(const std::multimap<std::string, std::string>& params, const s
       q.given.emplace_back(key, v);
     } else {
       const render_setting* s = find_render_setting(key);
-      const std::string v = s != nullptr && s->flag && value.empty() ? "true" : value;
+      const std::string v = s != nullptr && s->is_flag() && value.empty() ? "true" : value;
       set_render_setting(o, key, v);
       q.given.emplace_back(key, v);
     }
@@ -188,8 +188,8 @@ std::string command_of(const query& q, const std::string& ext) {
   for (const auto& [name, value] : q.given) {
     const perlin::option_info* row = perlin::find_option(name);
     const render_setting* s = find_render_setting(name);
-    const bool flag =
-        (row != nullptr && row->type == perlin::option_type::flag) || (s != nullptr && s->flag);
+    const bool flag = (row != nullptr && row->type == perlin::option_type::flag) ||
+                      (s != nullptr && s->is_flag());
     if (flag) {
       cmd += (value == "true" || value == "1") ? " --" + name : " --no-" + name;
     } else {
@@ -275,9 +275,10 @@ std::string python_of(const query& q) {
     args += ", " + keyword + "=";
     const perlin::option_info* row = perlin::find_option(name);
     const render_setting* rs = find_render_setting(name);
-    if ((row != nullptr && row->type == perlin::option_type::flag) || (rs != nullptr && rs->flag)) {
+    if ((row != nullptr && row->type == perlin::option_type::flag) ||
+        (rs != nullptr && rs->is_flag())) {
       args += value == "true" || value == "1" ? "True" : "False";
-    } else if (name == "size") {
+    } else if (rs != nullptr && rs->type == setting_type::size2) {  // WxH: (W, H)
       const auto x = value.find('x');
       // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on "(" + string.
       args += '(';
@@ -285,11 +286,14 @@ std::string python_of(const query& q) {
       args += ", ";
       args += value.substr(x == std::string::npos ? value.size() : x + 1);
       args += ')';
-    } else if (name == "origin" || name == "offset" || (name == "range" && value != "bound") ||
+    } else if ((rs != nullptr && (rs->type == setting_type::list ||
+                                  (rs->type == setting_type::range && value != "bound"))) ||
                (name == "period" && value.find(',') != std::string::npos)) {
       args += "(" + value + ")";
-    } else if (name == "noise" || name == "interp" || name == "fractal" || name == "colormap" ||
-               name == "plane" || name == "warp" || (name == "range" && value == "bound")) {
+    } else if ((row != nullptr && row->type == perlin::option_type::choice) ||
+               (rs != nullptr &&
+                (rs->type == setting_type::text || rs->type == setting_type::choice ||
+                 rs->type == setting_type::range || rs->type == setting_type::epsg))) {
       args += "\"" + value + "\"";
     } else {
       args += value;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "options.hpp"
@@ -20,7 +21,19 @@
 
 namespace perlin_render {
 
-/// The options as parsed, before the preset fills in what was not given.
+/// --range: the field's typical range (not given), the true bound, or MIN,MAX.
+struct render_range {
+  enum kind { typical, bound, pair } is = typical;
+  double lo = 0, hi = 0;
+};
+/// --projection and --normals, in the order of their rows' choices.
+enum class projection_kind { equirect, cubemap, plane };
+enum class normals_kind { opengl, directx, none };
+
+/// The options as parsed, before the preset fills in what was not given. The render settings
+/// (render_settings(): one row each) are typed members, parsed once when set; their defaults are
+/// the initialisers here (a row's default_text() reads them). An unset optional: the preset's or
+/// the render's own default.
 struct render_options {
   /// Field options given (the option table's names, in the order given): applied on top of the
   /// preset's and then the recipe's field options.
@@ -32,61 +45,121 @@ struct render_options {
   /// The field options given are a whole field (a query that is a recipe, "perlin=1&..."): the
   /// preset's field options are not applied.
   bool field_complete = false;
-  /// The render settings given by name (set_render_setting), as text, in the order given.
+  /// The render settings given by name (set_render_setting), as the text given, in the order
+  /// given: what a render's recipe echoes.
   option_pairs settings;
   /// Other options given (by name without "--": "compression"), for the checks that depend on it.
   std::vector<std::string> given;
   std::string output;
-  std::string size = "512x512";
-  std::optional<std::int64_t> depth;
-  std::optional<double> step, scale;
-  std::string origin, offset;
-  std::string preset = "plain";
-  int bits = 8;
-  std::optional<std::string> colormap;
-  std::string range;
-  bool stretch = false;
-  bool tileable = false;
-  std::optional<std::int64_t> frames;
-  bool loop = false;
-  std::optional<double> loop_radius;  // default: frames x pixel step / pi (2 pixel steps a frame)
-  std::optional<double> time_step;
   unsigned threads = 0;
   std::string simd;
   bool quiet = false;
   bool strict = false;
   std::string format;   // png or npy; needed with -o - (standard output), else from the extension
   int compression = 1;  // PNG zlib level 0..9
+
+  // The render settings (one row each in settings.cpp).
+  std::string preset = "plain";
+  std::array<std::size_t, 2> size{512, 512};
+  std::optional<double> step, scale;
+  std::vector<double> origin;  // 2 to 4 numbers, or empty
+  std::vector<double> offset;  // 2 or 3 integers below 2^52, or empty
+  std::optional<std::int64_t> depth;
+  std::optional<std::string> colormap;
+  int bits = 8;
+  render_range range;
   bool invert = false;
+  bool stretch = false;
+  bool tileable = false;
+  std::optional<std::int64_t> frames;
+  bool loop = false;
+  std::optional<double> loop_radius;  // default: frames x pixel step / pi (2 pixel steps a frame)
+  std::optional<double> time_step;
   bool animated = false;  // --frames into one animated PNG
   unsigned fps = 24;
-  std::string tiles;                       // CxR: engine tiles that share their edges
-  std::string projection;                  // equirect: the field on a sphere (a planet's texture)
-  std::optional<double> radius;            // with projection: the sphere's radius in noise units
-  std::string normals = "none";            // opengl | directx: a normal map instead of the height
-  std::optional<double> height_scale;      // with normals: world height per unit of noise (1)
-  std::string crs;                         // EPSG:N: a GeoTIFF
-  std::string geo_origin, geo_pixel_size;  // X,Y and DX,DY in the CRS's units
-  std::optional<std::int64_t> tiff_tiles;  // a tiled TIFF of this side
+  std::array<std::size_t, 2> tiles{0, 0};  // CxR: engine tiles that share their edges; 0x0 none
+  projection_kind projection = projection_kind::plane;  // equirect: the field on a sphere
+  std::optional<double> radius;               // with projection: the sphere's radius in noise units
+  normals_kind normals = normals_kind::none;  // opengl | directx: a normal map, not the height
+  std::optional<double> height_scale;         // with normals: world height per unit of noise
+  std::optional<std::int64_t> tiff_tiles;     // a tiled TIFF of this side
+  std::string crs;                            // EPSG:N (checked when set): a GeoTIFF
+  std::vector<double> geo_origin, geo_pixel_size;  // X,Y and DX,DY in the CRS's units
 
   [[nodiscard]] bool was_given(std::string_view name) const;
 };
 
-/// A render setting that a recipe, a query, a keyword or a flag sets by name (without "--").
-struct render_setting {
+/// How a render setting's value is written as text; one parser per type (runtime/text.hpp's,
+/// the option table's): a flag is 1, 0, true or false; an integer and a number as in the option
+/// table; text is kept as given (checked by resolve: a preset, a colormap); a choice is one of
+/// its names; size2 is AxB of integers from 1 to 2147483647; a list is min_count to max_count
+/// comma-separated numbers; range is 'bound' or a list of 2; epsg is EPSG:N.
+enum class setting_type { flag, integer, number, text, choice, size2, list, range, epsg };
+[[nodiscard]] std::string_view to_string(setting_type t) noexcept;
+
+/// Where a row's value lives in render_options.
+using setting_member =
+    std::variant<bool render_options::*, int render_options::*, unsigned render_options::*,
+                 std::optional<std::int64_t> render_options::*,
+                 std::optional<double> render_options::*, std::string render_options::*,
+                 std::optional<std::string> render_options::*,
+                 std::array<std::size_t, 2> render_options::*,
+                 std::vector<double> render_options::*, render_range render_options::*,
+                 projection_kind render_options::*, normals_kind render_options::*>;
+
+/// A render setting that a recipe, a query, a keyword or a flag sets by name (without "--"): one
+/// row of the table. Adding a setting is one row in settings.cpp and its member in
+/// render_options (and what resolve makes of it).
+struct render_setting_info {
   std::string_view name;
-  bool flag;  // takes 1, 0, true or false (a bare --flag on the command line)
+  setting_type type = setting_type::text;
   std::string_view help;
+  /// What an unset default means, in words ("the preset's"), or empty.
+  std::string_view unset = {};
+  /// Integers and numbers: the inclusive bounds (`min_exclusive`: greater than min); size2: the
+  /// most of each part (`unit` names them in the error: "at most 1024x1024 tiles").
+  bool has_range = false;
+  double min = 0, max = 0;
+  bool min_exclusive = false;
+  std::string_view unit = {};
+  /// size2: the shape's letters ("WxH"); list: the counts; integer: the only values allowed
+  /// (bits: 8 or 16) when not empty.
+  std::string_view shape = {};
+  std::size_t min_count = 0, max_count = 0;
+  std::vector<std::int64_t> values = {};
+  /// A choice's names (in its enum's order), the texts a list's items must satisfy.
+  std::vector<std::string_view> choices = {};
+  /// A list: a rule the parsed items must meet, and the error when they do not.
+  bool (*rule)(const std::vector<double>&) = nullptr;
+  std::string_view rule_error = {};
+  setting_member member = {};
+
+  [[nodiscard]] bool is_flag() const noexcept { return type == setting_type::flag; }
+  /// Parses `text` with the type's parser, checks its range, choices or rule, and stores it;
+  /// throws perlin::invalid_argument "NAME: ..." (o unchanged on error).
+  void set(render_options& o, std::string_view text) const;
+  /// The value as text ("" when unset).
+  [[nodiscard]] std::string get(const render_options& o) const;
+  /// The default as text: get(render_options{}), so defaults are written once.
+  [[nodiscard]] std::string default_text() const { return get(render_options{}); }
+  /// The help with the default: "Image size WxH in pixels (default 512x512)", or what an unset
+  /// one means ("(default: the preset's)"); flags have none.
+  [[nodiscard]] std::string help_with_default() const;
+  /// "1 to 1000", "> 0", "one of: equirect, cubemap, plane", "2 to 4 numbers": in words.
+  [[nodiscard]] std::string domain() const;
 };
+using render_setting = render_setting_info;
+
 /// Every render setting, in the order `perlin render --help` and recipes list them: preset,
 /// size, step, scale, origin, offset, depth, colormap, bits, range, invert, stretch, tileable,
-/// frames, loop, loop-radius, time-step, animated, fps.
-[[nodiscard]] const std::vector<render_setting>& render_settings();
+/// frames, loop, loop-radius, time-step, animated, fps, tiles, projection, radius, normals,
+/// height-scale, tiff-tiles, crs, geo-origin, geo-pixel-size.
+[[nodiscard]] const std::vector<render_setting_info>& render_settings();
 /// The setting of that name, or nullptr.
-[[nodiscard]] const render_setting* find_render_setting(std::string_view name);
-/// Sets one render setting from text, with the option table's parsers (a flag takes 1, 0, true
-/// or false), and records it in `settings` (replacing an earlier value); throws usage_error
-/// naming --NAME, or perlin::unknown_option for a name that is not a setting.
+[[nodiscard]] const render_setting_info* find_render_setting(std::string_view name);
+/// Sets one render setting from text through its row (render_setting_info::set), and records
+/// the text in `settings` (replacing an earlier value); throws usage_error naming --NAME, or
+/// perlin::unknown_option for a name that is not a setting.
 void set_render_setting(render_options& o, std::string_view name, std::string_view value);
 /// The render settings of `o` that were given, as recipe pairs, in render_setting_names() order.
 [[nodiscard]] option_pairs render_setting_pairs(const render_options& o);

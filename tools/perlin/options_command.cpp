@@ -21,6 +21,23 @@ std::string default_of(const perlin::option_info& row) {
 }
 
 /// docs/options.md: generated, never edited by hand.
+/// A render setting's default as text, or what an unset one means ("the preset's").
+std::string default_of(const perlin_render::render_setting_info& s) {
+  const std::string d = s.default_text();
+  return d.empty() ? std::string(s.unset) : d;
+}
+
+/// The render settings' table, in Markdown: the part of docs/options.md and the settings list
+/// of docs/render.md (perlin options --render --markdown; both are checked by tests).
+std::string settings_markdown() {
+  std::string out = "| setting | type | default | values | what it does |\n|---|---|---|---|---|\n";
+  for (const auto& s : perlin_render::render_settings()) {
+    out += "| `" + std::string(s.name) + "` | " + std::string(perlin_render::to_string(s.type)) +
+           " | " + default_of(s) + " | " + s.domain() + " | " + std::string(s.help) + " |\n";
+  }
+  return out;
+}
+
 std::string markdown() {
   std::string out =
       "# Options\n\n"
@@ -58,13 +75,10 @@ std::string markdown() {
   out +=
       "\nThe render settings of `perlin render` (also `perlin.render`'s keywords, the page's "
       "query\n"
-      "and the render part of a recipe):\n\n"
-      "| setting | what it does |\n|---|---|\n";
-  for (const auto& s : perlin_render::render_settings()) {
-    out += "| `" + std::string(s.name) + "`" + (s.flag ? " (flag)" : "") + " | " +
-           std::string(s.help) + " |\n";
-  }
-  return out;
+      "and the render part of a recipe; their table is src/render/settings.cpp, and "
+      "docs/render.md\n"
+      "lists them too):\n\n";
+  return out + settings_markdown();
 }
 
 }  // namespace
@@ -77,9 +91,26 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--json", *json,
                 "As a JSON list of objects (name, type, default, help, min, max, choices ...)");
   cmd->add_flag("--markdown", *md, "As the Markdown table of docs/options.md");
-  cmd->callback([json, md, &run] {
-    run = [json, md] {
-      if (*json) {
+  auto render = std::make_shared<bool>(false);
+  cmd->add_flag("--render", *render,
+                "The render settings instead (perlin render's, perlin.render's keywords, the "
+                "page's query): name, type, default, values, help; with --markdown, the table of "
+                "docs/render.md");
+  cmd->callback([json, md, render, &run] {
+    run = [json, md, render] {
+      if (*render) {
+        if (*json) throw usage_error("--render: as text or --markdown");
+        if (*md) {
+          std::fputs(settings_markdown().c_str(), stdout);
+          return 0;
+        }
+        for (const auto& s : perlin_render::render_settings()) {
+          const std::string domain = s.domain().empty() ? "" : "; " + s.domain();
+          std::printf("%-16s %-8s %-12s %s%s\n", std::string(s.name).c_str(),
+                      std::string(perlin_render::to_string(s.type)).c_str(), default_of(s).c_str(),
+                      std::string(s.help).c_str(), domain.c_str());
+        }
+      } else if (*json) {
         std::fputs(perlin::options_json().c_str(), stdout);
       } else if (*md) {
         std::fputs(markdown().c_str(), stdout);

@@ -394,13 +394,14 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
               g.end());
       g.emplace_back(name, std::move(text));
     };
-    if (s.flag) {
+    if (s.is_flag()) {
       cmd->add_flag_function(
           "--" + name + ",!--no-" + name,
           [record](std::int64_t n) { record(n > 0 ? "true" : "false"); }, std::string(s.help));
     } else {
+      // The help with the default from the row (render_options' initialiser).
       cmd->add_option_function<std::string>(
-          "--" + name, [record](const std::string& v) { record(v); }, std::string(s.help));
+          "--" + name, [record](const std::string& v) { record(v); }, s.help_with_default());
     }
   }
   add_field_options(*cmd, command->flags, /*preset_defaults=*/true);
