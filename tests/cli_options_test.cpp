@@ -60,6 +60,14 @@ TEST(CliOptions, TheRenderSettingsAreTypedRowsThatDocsRenderMdLists) {
         "| `invert` | flag | false |"}) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
   }
+  // The names recipes carry (perlin::recipe_render_settings) are the rows', in their order.
+  std::vector<std::string> rows;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| `", 0) == 0) rows.push_back(line.substr(3, line.find('`', 3) - 3));
+  }
+  const auto names = perlin::recipe_render_settings();
+  EXPECT_EQ(rows, std::vector<std::string>(names.begin(), names.end()));
   std::ifstream in(std::string(PERLIN_TEST_DATA) + "/../../docs/render.md");
   std::stringstream doc;
   doc << in.rdbuf();

@@ -57,6 +57,16 @@ def test_stats_hold_the_command_and_code(server):
     assert s["ms"] > 0
 
 
+def test_the_code_is_python_for_every_type_of_setting(server):
+    # The page's Python writes each value by its row's type: a choice or a text quoted, a size or
+    # a list as a tuple (projection=equirect was written unquoted, a NameError).
+    s = json.loads(get(server, "/stats.json?preset=terrain&size=64x32&projection=equirect&range=bound"
+                               "&origin=1,2,3&colormap=heat")[2])
+    compile(s["python"], "<page>", "exec")
+    for text in ('size=(64, 32)', 'projection="equirect"', 'range="bound"', 'origin=(1,2,3)', 'colormap="heat"'):
+        assert text in s["python"], s["python"]
+
+
 def test_the_page_offers_every_preset_colormap_and_warp(server, perlin_exe, tmp_path):
     page = get(server, "/")[2].decode()
     assert "@" + "preset@" not in page
