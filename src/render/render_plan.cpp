@@ -421,6 +421,54 @@ void check_memory(const render_plan& r) {
   }
 }
 
+/// --projection: the sphere (a planet's equirectangular texture or its cube faces) and its
+/// radius, and what cannot be combined with it.
+void resolve_projection(const render_options& o, render_plan& r) {
+  if (o.projection != projection_kind::plane) {
+    if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0) {
+      throw usage_error(
+          "--projection: a planet is a 2-D texture; --frames, --depth and --tiles cannot be "
+          "combined with it");
+    }
+    if (!o.offset.empty()) throw usage_error("--projection: --offset crops the plane only");
+    r.cubemap = o.projection == projection_kind::cubemap;
+    if (r.cubemap) {
+      if (r.width != r.height)
+        throw usage_error("--projection cubemap: the faces are square; give --size NxN");
+      if (o.output.find("{face}") == std::string::npos || r.to_stdout) {
+        throw usage_error(
+            "--projection cubemap: the output names each face with {face}, as in -o "
+            "'planet_{face}.png'");
+      }
+    }
+    const double w = static_cast<double>(r.width) * r.step[0];
+    r.sphere_radius =
+        o.radius.value_or(r.cubemap ? 2 * w / std::numbers::pi : w / (2 * std::numbers::pi));
+    if (!std::isfinite(r.sphere_radius)) throw usage_error("--radius: must be finite");
+    r.dims = 3;
+  } else if (o.radius) {
+    throw usage_error("--radius needs --projection equirect or cubemap");
+  }
+}
+
+/// PNG and TIFF compression, and --animated's APNG with its --fps.
+void resolve_encoding(const render_options& o, render_plan& r) {
+  if (o.compression < 0 || o.compression > 9) {
+    throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
+  }
+  if (o.was_given("compression") && r.format != file_format::png && r.format != file_format::tiff)
+    r.warnings.push_back("--compression has no effect on .npy, RAW or EXR files");
+  r.compression = o.compression;
+  if (o.animated) {
+    if (r.frames == 0) throw usage_error("--animated needs --frames N");
+    if (r.format != file_format::png || r.to_stdout)
+      throw usage_error("--animated writes one .png file (an APNG)");
+  }
+  if (o.was_given("fps") && !o.animated) throw usage_error("--fps needs --animated");
+  r.animated = o.animated;
+  r.fps = o.fps;
+}
+
 }  // namespace
 
 /// The placeholders of -o: {frame} with --frames (not --animated), {x} and {y} with --tiles,
@@ -518,50 +566,13 @@ render_plan resolve(render_options o) {
   if (o.tileable) resolve_tiling(freq, r);
   r.field = perlin::make_field(r.spec);
   resolve_placement(o, r);
-  if (o.projection != projection_kind::plane) {
-    if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0) {
-      throw usage_error(
-          "--projection: a planet is a 2-D texture; --frames, --depth and --tiles cannot be "
-          "combined with it");
-    }
-    if (!o.offset.empty()) throw usage_error("--projection: --offset crops the plane only");
-    r.cubemap = o.projection == projection_kind::cubemap;
-    if (r.cubemap) {
-      if (r.width != r.height)
-        throw usage_error("--projection cubemap: the faces are square; give --size NxN");
-      if (o.output.find("{face}") == std::string::npos || r.to_stdout) {
-        throw usage_error(
-            "--projection cubemap: the output names each face with {face}, as in -o "
-            "'planet_{face}.png'");
-      }
-    }
-    const double w = static_cast<double>(r.width) * r.step[0];
-    r.sphere_radius =
-        o.radius.value_or(r.cubemap ? 2 * w / std::numbers::pi : w / (2 * std::numbers::pi));
-    if (!std::isfinite(r.sphere_radius)) throw usage_error("--radius: must be finite");
-    r.dims = 3;
-  } else if (o.radius) {
-    throw usage_error("--radius needs --projection equirect or cubemap");
-  }
+  resolve_projection(o, r);
   check_coordinates(r);
   resolve_range(o, r);
   resolve_file_layout(o, r);
   check_memory(r);
   check_unused(o, r, r.warnings);
-  if (o.compression < 0 || o.compression > 9) {
-    throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
-  }
-  if (o.was_given("compression") && r.format != file_format::png && r.format != file_format::tiff)
-    r.warnings.push_back("--compression has no effect on .npy, RAW or EXR files");
-  r.compression = o.compression;
-  if (o.animated) {
-    if (r.frames == 0) throw usage_error("--animated needs --frames N");
-    if (r.format != file_format::png || r.to_stdout)
-      throw usage_error("--animated writes one .png file (an APNG)");
-  }
-  if (o.was_given("fps") && !o.animated) throw usage_error("--fps needs --animated");
-  r.animated = o.animated;
-  r.fps = o.fps;
+  resolve_encoding(o, r);
   check_output_names(r);
   r.bulk = {.threads = o.threads, .strict = o.strict};
   r.simd = o.simd;
