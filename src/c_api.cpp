@@ -191,14 +191,7 @@ perlin_field* perlin_field_from_recipe(const char* text) {
     fail(PERLIN_E_NULL, "text must not be null");
     return nullptr;
   }
-  perlin_field* out = nullptr;
-  const int rc = guarded([&] {
-    std::vector<std::pair<std::string, std::string>> skipped;
-    perlin::field_spec spec = perlin::spec_from_recipe(text, &skipped);
-    perlin::field f = perlin::make_field(spec);
-    out = new perlin_field{std::move(spec), f, {}, perlin::recipe_skipped_warning(skipped)};
-  });
-  return rc == PERLIN_OK ? out : nullptr;
+  return perlin_field_from_recipe_n(text, std::strlen(text));
 }
 
 size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size) {

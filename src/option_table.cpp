@@ -414,6 +414,32 @@ std::string closest_name(std::string_view name, std::span<const std::string_view
   return best;
 }
 
+namespace {
+
+/// "unknown option 'octave' (did you mean 'octaves'?)" over the table's names and aliases and
+/// `more` names (a recipe's render settings), or the table's names, then `more_words`.
+[[noreturn]] void throw_unknown_name(std::string_view name,
+                                     std::span<const std::string_view> more = {},
+                                     std::string_view more_words = {}) {
+  std::vector<std::string_view> names;
+  for (const auto& o : rows()) {
+    names.push_back(o.name);
+    if (!o.alias.empty()) names.push_back(o.alias);
+  }
+  names.insert(names.end(), more.begin(), more.end());
+  const std::string near = closest_name(with_dash(name), names);
+  if (!near.empty()) {
+    detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (did you mean '" +
+                                 near + "'?)");
+  }
+  std::string valid;
+  for (const auto& o : rows()) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
+  detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (valid: " + valid +
+                               std::string(more_words) + ")");
+}
+
+}  // namespace
+
 std::string unknown_choice(std::string_view name, std::span<const std::string_view> valid,
                            std::string_view noun, std::string_view more) {
   std::string list;
@@ -426,20 +452,7 @@ std::string unknown_choice(std::string_view name, std::span<const std::string_vi
 
 const option_info& option(std::string_view name) {
   if (const option_info* o = find_option(name)) return *o;
-  std::vector<std::string_view> names;
-  for (const auto& o : rows()) {
-    names.push_back(o.name);
-    if (!o.alias.empty()) names.push_back(o.alias);
-  }
-  const std::string near = closest_name(with_dash(name), names);
-  if (!near.empty()) {
-    detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (did you mean '" +
-                                 near + "'?)");
-  }
-  std::string valid;
-  for (const auto& o : rows()) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
-  detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (valid: " + valid +
-                               ")");
+  throw_unknown_name(name);
 }
 
 void field_spec::set(std::string_view name, std::string_view value) {
@@ -605,25 +618,6 @@ bool is_render_setting(std::string_view name) {
   return std::find(names.begin(), names.end(), n) != names.end();
 }
 
-/// An unknown recipe name: "did you mean" over the field options and the render settings.
-[[noreturn]] void throw_unknown_recipe_name(std::string_view name) {
-  std::vector<std::string_view> names;
-  for (const auto& o : rows()) {
-    names.push_back(o.name);
-    if (!o.alias.empty()) names.push_back(o.alias);
-  }
-  for (const auto n : recipe_render_settings()) names.push_back(n);
-  const std::string near = closest_name(with_dash(name), names);
-  if (!near.empty()) {
-    detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (did you mean '" +
-                                 near + "'?)");
-  }
-  std::string valid;
-  for (const auto& o : rows()) valid += (valid.empty() ? "" : ", ") + std::string(o.name);
-  detail::throw_unknown_option("unknown option " + detail::quoted(name) + " (valid: " + valid +
-                               "; and the render settings of docs/recipes.md)");
-}
-
 }  // namespace
 
 field_spec spec_from_recipe(std::string_view text,
@@ -636,7 +630,8 @@ field_spec spec_from_recipe(std::string_view text,
     } else if (is_render_setting(name)) {
       if (skipped != nullptr) skipped->emplace_back(with_dash(name), std::move(value));
     } else {
-      throw_unknown_recipe_name(name);
+      throw_unknown_name(name, recipe_render_settings(),
+                         "; and the render settings of docs/recipes.md");
     }
   }
   return spec;
