@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "bulk_cases.hpp"
-#include "grid_plan.hpp"
+#include "bulk/plans.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
-#include "self_check.hpp"
+#include "bulk/self_check.hpp"
 
 namespace {
 

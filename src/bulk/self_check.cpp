@@ -1,6 +1,6 @@
 // The known-answer self-check of a SIMD target: small grids and point batches through that
 // target's kernels, against the double scalar path, within the tolerance that grid.hpp states.
-#include "self_check.hpp"
+#include "bulk/self_check.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
-#include "grid_plan.hpp"
+#include "bulk/plans.hpp"
 #include "perlin/grid.hpp"
 
 namespace perlin::detail {

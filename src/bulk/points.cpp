@@ -9,7 +9,7 @@
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
-#include "grid_plan.hpp"
+#include "bulk/plans.hpp"
 #include "perlin/grid.hpp"
 #include "runtime/parallel.hpp"
 

@@ -14,7 +14,7 @@
 #include "detail/error.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/error.hpp"
-#include "self_check.hpp"
+#include "bulk/self_check.hpp"
 
 namespace perlin {
 

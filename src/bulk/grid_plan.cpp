@@ -1,7 +1,7 @@
 // The plan builders of the bulk calls (grid_plan.hpp) and the one decision of which path a call
 // takes (route_of): from a field and a grid or a point batch to the plain data the per-target
 // kernels read (detail/grid_plan.hpp).
-#include "grid_plan.hpp"
+#include "bulk/plans.hpp"
 
 #include <algorithm>
 #include <array>

@@ -17,7 +17,7 @@
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "detail/rotation.hpp"
-#include "grid_plan.hpp"
+#include "bulk/plans.hpp"
 #include "perlin/error.hpp"
 #include "runtime/parallel.hpp"
 #include "runtime/text.hpp"
