@@ -1,12 +1,11 @@
 // The plan builders of the bulk calls (grid_plan.hpp) and the one decision of which path a call
 // takes (route_of): from a field and a grid or a point batch to the plain data the per-target
 // kernels read (detail/grid_plan.hpp).
-#include "bulk/plans.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -15,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bulk/plans.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "perlin/lattice.hpp"
@@ -268,6 +268,287 @@ std::optional<detail::exact_grid_plan> detail::make_exact_grid_plan(const field&
   return plan;
 }
 
+namespace {
+
+/// make_grid_plan's work, in steps: the storage (one allocation a call, carved into the octaves'
+/// tables and the call's scratch), then per octave its columns along x (per-sample gathers or
+/// cells) and its samples along axes 1..3.
+class grid_plan_builder {
+ public:
+  grid_plan_builder(detail::grid_plan& plan, const field& f, const grid& g, bool strict,
+                    const detail::kernels& k)
+      : plan_(plan),
+        f_(f),
+        g_(g),
+        k_(k),
+        nx_(g.count[0]),
+        padded_(nx_ + detail::k_pad),
+        point_room_(2 * nx_ + detail::k_pad) {
+    // Strict mode promises the same bits on every target: the same choice of method on each.
+    plan.vendor = detail::this_cpu_vendor();
+    widths_ = strict ? detail::k_portable_gather_below_width : k.gather_below_width(plan.vendor);
+    // The axes' floors, fractions and blend weights, in lanes by the target's kernel (the same
+    // doubles as one sample at a time); the cosine's weights are computed here.
+    weight_ = plan.improved ? interpolation::quintic : plan.interp;
+    cosine_ = weight_ == interpolation::cosine;
+  }
+
+  void allocate(std::size_t octave_count, std::size_t longest);
+  void add_octave(const detail::octave_walk& op);
+
+ private:
+  using sample = detail::octave_plan::axis_sample;
+  static constexpr std::size_t k_line_words = detail::k_storage_alignment / 4;  // floats, int32s
+  static std::size_t whole_lines(std::size_t words) {
+    return (words + k_line_words - 1) / k_line_words * k_line_words;
+  }
+  /// n entries from `next`, which then moves on by `stride` (n when 0).
+  template <class T>
+  static std::span<T> take(T*& next, std::size_t n, std::size_t stride = 0) {
+    const std::span view(next, n);
+    next += stride == 0 ? n : stride;
+    return view;
+  }
+  /// The padding of a column table past nx: copies of its last column.
+  template <class T>
+  void pad_with_last(std::span<T> column) const {
+    std::fill(column.begin() + static_cast<std::ptrdiff_t>(nx_), column.end(), column[nx_ - 1]);
+  }
+  void fill_axis(std::size_t a, const detail::octave_walk& op);
+  void fill_gathers(detail::octave_plan& o, const detail::axis_wrap& wrap);
+  void fill_cells(detail::octave_plan& o, const detail::axis_wrap& wrap);
+  void fill_points(detail::octave_plan& o);
+  void fill_samples(detail::octave_plan& o, std::size_t a, const detail::axis_wrap& wrap);
+
+  detail::grid_plan& plan_;
+  const field& f_;
+  const grid& g_;
+  const detail::kernels& k_;
+  const std::size_t nx_, padded_, point_room_;
+  std::size_t column_stride_ = 0, point_stride_ = 0;
+  std::array<double, 4> widths_{};
+  interpolation weight_ = interpolation::quintic;
+  bool cosine_ = false;
+  // Where the next tables go in the storage, and the call's scratch in it.
+  float* next_float_ = nullptr;
+  std::int32_t* next_int_ = nullptr;
+  sample* next_sample_ = nullptr;
+  double* floors_ = nullptr;
+  double* fractions_ = nullptr;
+  double* weights_ = nullptr;
+  std::uint32_t* cx0_ = nullptr;  // per cell: lower
+  std::uint32_t* cx1_ = nullptr;  // and upper lattice index along x
+};
+
+/// Everything the plan's octaves view, and the call's scratch, in one allocation
+/// (grid_plan::storage): per octave, 2 float and at most 2 int32 columns (px0 and px1, or cell)
+/// and up to 2 nx points (each cell's two), each padded by k_pad and each starting on 64 bytes
+/// (the kernels' loads at multiples of N columns are then whole cache lines: misaligned, every
+/// AVX-512 load splits two), then the samples of axes 1..3, the axis kernel's floors, fractions
+/// and weights, the cells' lattice indices, and the octave plans and amplitudes themselves.
+void grid_plan_builder::allocate(std::size_t octave_count, std::size_t longest) {
+  column_stride_ = whole_lines(padded_);
+  point_stride_ = whole_lines(point_room_);
+  std::size_t samples_per_octave = 0;
+  for (std::size_t a = 1; a < g_.dims; ++a) samples_per_octave += g_.count[a];
+  const std::size_t float_bytes = 2 * column_stride_ * octave_count * sizeof(float);
+  const std::size_t int_bytes =
+      (2 * column_stride_ + point_stride_) * octave_count * sizeof(std::int32_t);
+  const std::size_t sample_bytes = samples_per_octave * octave_count * sizeof(sample);
+  const std::size_t double_bytes = 3 * longest * sizeof(double);
+  const std::size_t cx_bytes = 2 * nx_ * sizeof(std::uint32_t);
+  const std::size_t octave_bytes = octave_count * sizeof(detail::octave_plan);
+  const std::size_t amp_bytes = octave_count * sizeof(float);
+  static_assert(alignof(sample) <= alignof(double) && sizeof(sample) % alignof(double) == 0);
+  // The octave plans follow the cells' indices (a multiple of 8 bytes from the 64-byte start):
+  // aligned, and views and numbers only, so the storage's release is their end.
+  static_assert(alignof(detail::octave_plan) <= 8 &&
+                std::is_trivially_destructible_v<detail::octave_plan>);
+  // new std::byte[n], not make_unique (which zeroes what is written next) or
+  // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks); aligned by hand
+  // rather than by an aligned operator new, whose memalign cost a 64x64 call 1.5% more
+  // instructions.
+  constexpr std::size_t align = detail::k_storage_alignment;
+  plan_.storage.reset(new std::byte[float_bytes + int_bytes + sample_bytes + double_bytes +
+                                    cx_bytes + octave_bytes + amp_bytes + align - 1]);
+  const auto address = reinterpret_cast<std::uintptr_t>(plan_.storage.get());
+  std::byte* next_byte = plan_.storage.get() + ((align - address % align) % align);
+  // The arrays of trivial types in it: a std::byte array creates them implicitly (C++20's
+  // implicit object creation); std::launder gives the pointers to them.
+  const auto carve = [&]<class T>(std::type_identity<T>, std::size_t bytes) {
+    T* at = std::launder(reinterpret_cast<T*>(next_byte));
+    next_byte += bytes;
+    return at;
+  };
+  next_float_ = carve(std::type_identity<float>{}, float_bytes);
+  next_int_ = carve(std::type_identity<std::int32_t>{}, int_bytes);
+  next_sample_ = carve(std::type_identity<sample>{}, sample_bytes);
+  floors_ = carve(std::type_identity<double>{}, double_bytes);
+  fractions_ = floors_ + longest;
+  weights_ = fractions_ + longest;
+  cx0_ = carve(std::type_identity<std::uint32_t>{}, cx_bytes);
+  cx1_ = cx0_ + nx_;
+  plan_.octaves = {carve(std::type_identity<detail::octave_plan>{}, octave_bytes), octave_count};
+  plan_.amp = {carve(std::type_identity<float>{}, amp_bytes), octave_count};
+}
+
+/// Axis a's floors, fractions and weights at octave `op` into the scratch.
+void grid_plan_builder::fill_axis(std::size_t a, const detail::octave_walk& op) {
+  const detail::axis_line line{.origin = g_.origin[a],
+                               .first = static_cast<double>(g_.first[a]),
+                               .step = g_.step[a],
+                               .freq = op.freq,
+                               .offset = op.offset(a),
+                               .weight = weight_};
+  k_.axis_fractions(line, g_.count[a], floors_, fractions_, weights_);
+  if (cosine_) {
+    for (std::size_t i = 0; i < g_.count[a]; ++i)
+      weights_[i] = detail::blend_weight(false, interpolation::cosine, fractions_[i]);
+  }
+}
+
+/// Per-sample gathers read each column's p[x] at both corners, and no cells (after
+/// fill_axis(0, ...)).
+void grid_plan_builder::fill_gathers(detail::octave_plan& o, const detail::axis_wrap& wrap) {
+  o.px0 = take(next_int_, padded_, column_stride_);
+  o.px1 = take(next_int_, padded_, column_stride_);
+  // Raw pointers: through o's spans the loop reloaded them after every store.
+  const std::int32_t* perm = plan_.tables->perm.data();
+  std::int32_t* px0 = o.px0.data();
+  std::int32_t* px1 = o.px1.data();
+  const double* floors = floors_;
+  for (std::size_t i = 0; i < nx_; ++i) {
+    const detail::axis_index li = detail::lattice_index(floors[i], wrap);
+    px0[i] = perm[li.i0];
+    px1[i] = perm[li.i1];
+  }
+  pad_with_last(o.px0);
+  pad_with_last(o.px1);
+}
+
+/// The cells of an octave that is not hashed per sample, and the lattice points they have as
+/// corners (after fill_axis(0, ...)).
+void grid_plan_builder::fill_cells(detail::octave_plan& o, const detail::axis_wrap& wrap) {
+  // The cells along the row: a new one where the floor changes, its lattice indices computed
+  // once (not per column). Raw pointers and no call inside the loop: they stay in registers.
+  o.cell = take(next_int_, padded_, column_stride_);
+  o.points = take(next_int_, point_room_, point_stride_);
+  std::int32_t* cell = o.cell.data();
+  const double* floors = floors_;
+  std::uint32_t* cx0 = cx0_;
+  std::uint32_t* cx1 = cx1_;
+  std::int32_t cells = 0;
+  double previous_floor = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t i = 0; i < nx_; ++i) {
+    const double fl = floors[i];
+    if (fl != previous_floor) {  // a new cell along the row
+      const detail::axis_index li = detail::lattice_index(fl, wrap);
+      cx0[cells] = li.i0;
+      cx1[cells] = li.i1;
+      ++cells;
+      previous_floor = fl;
+    }
+    cell[i] = cells - 1;
+  }
+  o.cells = static_cast<std::size_t>(cells);
+  pad_with_last(o.cell);
+  fill_points(o);
+}
+
+/// The lattice points along x the cells' corners are (after fill_cells): when each cell's upper
+/// corner is the next one's lower (cells 1 sample wide or more, rising), or its previous one's
+/// (falling), every point once; otherwise each cell's two.
+void grid_plan_builder::fill_points(detail::octave_plan& o) {
+  const auto& perm = plan_.tables->perm;
+  const std::uint32_t* cx0 = cx0_;
+  const std::uint32_t* cx1 = cx1_;
+  bool rising = true, falling = true;
+  for (std::size_t c = 0; c + 1 < o.cells; ++c) {
+    rising = rising && cx1[c] == cx0[c + 1];
+    falling = falling && cx1[c + 1] == cx0[c];
+  }
+  std::size_t point_count = 0;
+  const auto add_points = [&](const std::uint32_t* from, std::size_t n) {
+    for (std::size_t c = 0; c < n; ++c) o.points[point_count++] = perm[from[c]];
+  };
+  if (rising) {
+    add_points(cx0, o.cells);
+    add_points(cx1 + o.cells - 1, 1);
+    o.side_offset = {0, 1};
+  } else if (falling) {
+    add_points(cx1, 1);
+    add_points(cx0, o.cells);
+    o.side_offset = {1, 0};
+  } else {
+    add_points(cx0, o.cells);
+    add_points(cx1, o.cells);
+    o.side_offset = {0, static_cast<std::uint32_t>(o.cells)};
+  }
+  o.point_count = point_count;
+  // Padding so that the vectorised passes may read whole vectors of points.
+  o.points = o.points.first(point_count + detail::k_pad);
+  std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
+            o.points[point_count - 1]);
+}
+
+/// The samples of axis a (1..3) of octave o (after fill_axis(a, ...)).
+void grid_plan_builder::fill_samples(detail::octave_plan& o, std::size_t a,
+                                     const detail::axis_wrap& wrap) {
+  // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
+  // stalled on store forwarding (a quarter of a small grid's plan).
+  o.axis[a] = take(next_sample_, g_.count[a]);
+  sample* samples = o.axis[a].data();
+  const double* floors = floors_;
+  const double* fractions = fractions_;
+  const double* weights = weights_;
+  // The lattice indices once per cell along the axis, like the cells along x.
+  detail::axis_index li{};
+  double previous_floor = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t idx = 0; idx < g_.count[a]; ++idx) {
+    if (floors[idx] != previous_floor) {
+      li = detail::lattice_index(floors[idx], wrap);
+      previous_floor = floors[idx];
+    }
+    samples[idx].i0 = li.i0;
+    samples[idx].i1 = li.i1;
+    samples[idx].f = fractions[idx];
+    samples[idx].t = weights[idx];
+  }
+}
+
+/// Octave `op` of the scalar path's recurrence, built in place (on the stack then copied, its
+/// 300 bytes were written twice).
+void grid_plan_builder::add_octave(const detail::octave_walk& op) {
+  const auto oi = static_cast<std::size_t>(op.index);
+  detail::octave_plan& o = *::new (plan_.octaves.data() + oi) detail::octave_plan();
+  o.freq = op.freq;
+  o.offset = {op.offset(0), op.offset(1), op.offset(2), op.offset(3)};
+  o.wrap = op.wraps;
+  plan_.amp[oi] = static_cast<float>(op.amp);
+  // 4-D rows always take the cells (row_by_gathers covers 1 to 3 dimensions).
+  o.gather = g_.dims <= 3 && std::abs(g_.step[0] * op.freq) * widths_[g_.dims - 1] > 1.0;
+  o.fx = take(next_float_, padded_, column_stride_);
+  o.t = take(next_float_, padded_, column_stride_);
+  fill_axis(0, op);
+  for (std::size_t i = 0; i < nx_; ++i) {  // in lanes (cvtpd2ps): no branch, no min
+    o.fx[i] = static_cast<float>(fractions_[i]);
+    o.t[i] = static_cast<float>(weights_[i]);
+  }
+  pad_with_last(o.fx);
+  pad_with_last(o.t);
+  if (o.gather) {
+    fill_gathers(o, op.wraps[0]);
+  } else {
+    fill_cells(o, op.wraps[0]);
+  }
+  for (std::size_t a = 1; a < g_.dims; ++a) {
+    fill_axis(a, op);
+    fill_samples(o, a, op.wraps[a]);
+  }
+}
+
+}  // namespace
+
 detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool strict,
                                          const kernels& k) {
   detail::grid_plan plan;
@@ -281,212 +562,14 @@ detail::grid_plan detail::make_grid_plan(const field& f, const grid& g, bool str
     plan.first[a] = g.first[a];
     longest = std::max(longest, g.count[a]);
   }
-  const std::size_t nx = g.count[0];
-  // Strict mode promises the same bits on every target: the same choice of method on each.
-  plan.vendor = detail::this_cpu_vendor();
-  const std::array<double, 4> widths =
-      strict ? detail::k_portable_gather_below_width : k.gather_below_width(plan.vendor);
-  // The axes' floors, fractions and blend weights, in lanes by the target's kernel (the same
-  // doubles as one sample at a time); the cosine's weights are computed here.
-  const interpolation weight = plan.improved ? interpolation::quintic : plan.interp;
-  const bool cosine = weight == interpolation::cosine;
-  // Everything the plan's octaves view, and the call's scratch, in one allocation
-  // (grid_plan::storage): per octave, 2 float and at most 2 int32 columns (px0 and px1, or cell)
-  // and up to 2 nx points (each cell's two), each padded by k_pad and each starting on 64 bytes
-  // (the kernels' loads at multiples of N columns are then whole cache lines: misaligned, every
-  // AVX-512 load splits two), then the samples of axes 1..3, the axis kernel's floors, fractions
-  // and weights, the cells' lattice indices, and the octave plans and amplitudes themselves.
+  grid_plan_builder build(plan, f, g, strict, k);
   const auto octave_count = static_cast<std::size_t>(f.fractal().active_octaves());
-  const std::size_t padded = nx + detail::k_pad;
-  const std::size_t point_room = 2 * nx + detail::k_pad;
-  constexpr std::size_t line_words = detail::k_storage_alignment / 4;  // floats or int32s
-  const auto whole_lines = [](std::size_t words) {
-    return (words + line_words - 1) / line_words * line_words;
-  };
-  const std::size_t column_stride = whole_lines(padded);
-  const std::size_t point_stride = whole_lines(point_room);
-  std::size_t samples_per_octave = 0;
-  for (std::size_t a = 1; a < g.dims; ++a) samples_per_octave += g.count[a];
-  using sample = detail::octave_plan::axis_sample;
-  const std::size_t float_bytes = 2 * column_stride * octave_count * sizeof(float);
-  const std::size_t int_bytes =
-      (2 * column_stride + point_stride) * octave_count * sizeof(std::int32_t);
-  const std::size_t sample_bytes = samples_per_octave * octave_count * sizeof(sample);
-  const std::size_t double_bytes = 3 * longest * sizeof(double);
-  const std::size_t cx_bytes = 2 * nx * sizeof(std::uint32_t);
-  const std::size_t octave_bytes = octave_count * sizeof(detail::octave_plan);
-  const std::size_t amp_bytes = octave_count * sizeof(float);
-  static_assert(alignof(sample) <= alignof(double) && sizeof(sample) % alignof(double) == 0);
-  // The octave plans follow the cells' indices (a multiple of 8 bytes from the 64-byte start):
-  // aligned, and views and numbers only, so the storage's release is their end.
-  static_assert(alignof(detail::octave_plan) <= 8 &&
-                std::is_trivially_destructible_v<detail::octave_plan>);
-  // new std::byte[n], not make_unique (which zeroes what is written next) or
-  // make_unique_for_overwrite (which the WebAssembly build's libc++ lacks); aligned by hand
-  // rather than by an aligned operator new, whose memalign cost a 64x64 call 1.5% more
-  // instructions.
-  constexpr std::size_t align = detail::k_storage_alignment;
-  plan.storage.reset(new std::byte[float_bytes + int_bytes + sample_bytes + double_bytes +
-                                   cx_bytes + octave_bytes + amp_bytes + align - 1]);
-  const auto address = reinterpret_cast<std::uintptr_t>(plan.storage.get());
-  std::byte* next_byte = plan.storage.get() + ((align - address % align) % align);
-  // The arrays of trivial types in it: a std::byte array creates them implicitly (C++20's
-  // implicit object creation); std::launder gives the pointers to them.
-  const auto carve = [&]<class T>(std::type_identity<T>, std::size_t bytes) {
-    T* at = std::launder(reinterpret_cast<T*>(next_byte));
-    next_byte += bytes;
-    return at;
-  };
-  float* next_float = carve(std::type_identity<float>{}, float_bytes);
-  std::int32_t* next_int = carve(std::type_identity<std::int32_t>{}, int_bytes);
-  sample* next_sample = carve(std::type_identity<sample>{}, sample_bytes);
-  double* floors = carve(std::type_identity<double>{}, double_bytes);
-  double* fractions = floors + longest;
-  double* weights = fractions + longest;
-  std::uint32_t* cx0 = carve(std::type_identity<std::uint32_t>{}, cx_bytes);  // per cell: lower
-  std::uint32_t* cx1 = cx0 + nx;  // and upper lattice index along x
-  plan.octaves = {carve(std::type_identity<detail::octave_plan>{}, octave_bytes), octave_count};
-  plan.amp = {carve(std::type_identity<float>{}, amp_bytes), octave_count};
-  const auto fill_axis = [&](std::size_t a, const detail::octave_walk& op) {
-    const axis_line line{.origin = g.origin[a],
-                         .first = static_cast<double>(g.first[a]),
-                         .step = g.step[a],
-                         .freq = op.freq,
-                         .offset = op.offset(a),
-                         .weight = weight};
-    k.axis_fractions(line, g.count[a], floors, fractions, weights);
-    if (cosine) {
-      for (std::size_t i = 0; i < g.count[a]; ++i)
-        weights[i] = detail::blend_weight(false, interpolation::cosine, fractions[i]);
-    }
-  };
-  // The padding of a column table past nx: copies of its last column.
-  const auto pad_with_last = [nx](auto column) {
-    std::fill(column.begin() + static_cast<std::ptrdiff_t>(nx), column.end(), column[nx - 1]);
-  };
-  // n entries from `next`, which then moves on by `stride` (n when 0).
-  const auto take = [](auto*& next, std::size_t n, std::size_t stride = 0) {
-    const std::span view(next, n);
-    next += stride == 0 ? n : stride;
-    return view;
-  };
-  // The cells of an octave that is not hashed per sample, and the lattice points they have as
-  // corners (after fill_axis(0, ...)).
-  const auto fill_cells = [&](detail::octave_plan& o, const detail::axis_wrap& wrap) {
-    // The cells along the row: a new one where the floor changes, its lattice indices computed
-    // once (not per column). Raw pointers and no call inside the loop: they stay in registers.
-    o.cell = take(next_int, padded, column_stride);
-    o.points = take(next_int, point_room, point_stride);
-    {
-      std::int32_t* cell = o.cell.data();
-      std::int32_t cells = 0;
-      double previous_floor = std::numeric_limits<double>::quiet_NaN();
-      for (std::size_t i = 0; i < nx; ++i) {
-        const double fl = floors[i];
-        if (fl != previous_floor) {  // a new cell along the row
-          const detail::axis_index li = detail::lattice_index(fl, wrap);
-          cx0[cells] = li.i0;
-          cx1[cells] = li.i1;
-          ++cells;
-          previous_floor = fl;
-        }
-        cell[i] = cells - 1;
-      }
-      o.cells = static_cast<std::size_t>(cells);
-    }
-    pad_with_last(o.cell);
-    // The lattice points along x the cells' corners are: when each cell's upper corner is the
-    // next one's lower (cells 1 sample wide or more, rising), or its previous one's (falling),
-    // every point once; otherwise each cell's two.
-    const auto& perm = plan.tables->perm;
-    bool rising = true, falling = true;
-    for (std::size_t c = 0; c + 1 < o.cells; ++c) {
-      rising = rising && cx1[c] == cx0[c + 1];
-      falling = falling && cx1[c + 1] == cx0[c];
-    }
-    std::size_t point_count = 0;
-    const auto add_points = [&](const std::uint32_t* from, std::size_t n) {
-      for (std::size_t c = 0; c < n; ++c) o.points[point_count++] = perm[from[c]];
-    };
-    if (rising) {
-      add_points(cx0, o.cells);
-      add_points(cx1 + o.cells - 1, 1);
-      o.side_offset = {0, 1};
-    } else if (falling) {
-      add_points(cx1, 1);
-      add_points(cx0, o.cells);
-      o.side_offset = {1, 0};
-    } else {
-      add_points(cx0, o.cells);
-      add_points(cx1, o.cells);
-      o.side_offset = {0, static_cast<std::uint32_t>(o.cells)};
-    }
-    o.point_count = point_count;
-    // Padding so that the vectorised passes may read whole vectors of points.
-    o.points = o.points.first(point_count + detail::k_pad);
-    std::fill(o.points.begin() + static_cast<std::ptrdiff_t>(point_count), o.points.end(),
-              o.points[point_count - 1]);
-  };
+  build.allocate(octave_count, longest);
   // The octaves of the scalar path's recurrence (detail::octave_walk), walked here rather than
   // listed first: a list was one more allocation a call.
   for (detail::octave_walk op(f.fractal(), f.lattice());
        static_cast<std::size_t>(op.index) < octave_count; op.next()) {
-    const auto oi = static_cast<std::size_t>(op.index);
-    // Built in place (on the stack then copied, its 300 bytes were written twice).
-    detail::octave_plan& o = *::new (plan.octaves.data() + oi) detail::octave_plan();
-    o.freq = op.freq;
-    o.offset = {op.offset(0), op.offset(1), op.offset(2), op.offset(3)};
-    o.wrap = op.wraps;
-    plan.amp[oi] = static_cast<float>(op.amp);
-    // 4-D rows always take the cells (row_by_gathers covers 1 to 3 dimensions).
-    o.gather = g.dims <= 3 && std::abs(g.step[0] * op.freq) * widths[g.dims - 1] > 1.0;
-    o.fx = take(next_float, padded, column_stride);
-    o.t = take(next_float, padded, column_stride);
-    fill_axis(0, op);
-    for (std::size_t i = 0; i < nx; ++i) {  // in lanes (cvtpd2ps): no branch, no min
-      o.fx[i] = static_cast<float>(fractions[i]);
-      o.t[i] = static_cast<float>(weights[i]);
-    }
-    pad_with_last(o.fx);
-    pad_with_last(o.t);
-    if (o.gather) {
-      // Per-sample gathers read each column's p[x] at both corners, and no cells.
-      o.px0 = take(next_int, padded, column_stride);
-      o.px1 = take(next_int, padded, column_stride);
-      // Raw pointers: through o's spans the loop reloaded them after every store.
-      const std::int32_t* perm = plan.tables->perm.data();
-      std::int32_t* px0 = o.px0.data();
-      std::int32_t* px1 = o.px1.data();
-      for (std::size_t i = 0; i < nx; ++i) {
-        const detail::axis_index li = detail::lattice_index(floors[i], op.wraps[0]);
-        px0[i] = perm[li.i0];
-        px1[i] = perm[li.i1];
-      }
-      pad_with_last(o.px0);
-      pad_with_last(o.px1);
-    } else {
-      fill_cells(o, op.wraps[0]);
-    }
-    for (std::size_t a = 1; a < g.dims; ++a) {
-      fill_axis(a, op);
-      // Member by member: a whole struct built on the stack and copied in 16 bytes at a time
-      // stalled on store forwarding (a quarter of a small grid's plan).
-      o.axis[a] = take(next_sample, g.count[a]);
-      detail::octave_plan::axis_sample* samples = o.axis[a].data();
-      // The lattice indices once per cell along the axis, like the cells along x.
-      detail::axis_index li{};
-      double previous_floor = std::numeric_limits<double>::quiet_NaN();
-      for (std::size_t idx = 0; idx < g.count[a]; ++idx) {
-        if (floors[idx] != previous_floor) {
-          li = detail::lattice_index(floors[idx], op.wraps[a]);
-          previous_floor = floors[idx];
-        }
-        samples[idx].i0 = li.i0;
-        samples[idx].i1 = li.i1;
-        samples[idx].f = fractions[idx];
-        samples[idx].t = weights[idx];
-      }
-    }
+    build.add_octave(op);
   }
   return plan;
 }

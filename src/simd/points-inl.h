@@ -69,6 +69,85 @@ template <int D, bool Improved, bool Strict, bool Grad>
 void points_d_t(const points_plan& pp, const double* const* coord, std::size_t count, float* out,
                 float* const* grad);
 
+/// points_t for octaves off frequency 1 (fractals, offsets): the double-coordinate kernel, which
+/// splits each octave's x * freq + offset in double vectors, on the coordinates widened exactly.
+template <int D, bool Improved, bool Strict>
+void points_widened(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
+  constexpr std::size_t B = 512;
+  HWY_ALIGN double wide[3][B];
+  for (std::size_t b = begin; b < end; b += B) {
+    const std::size_t m = std::min(B, end - b);
+    const double* c[3] = {wide[0], wide[1], wide[2]};
+    for (int a = 0; a < D; ++a) {
+      for (std::size_t l = 0; l < m; ++l) wide[a][l] = pp.coord[a][b + l];
+    }
+    points_d_t<D, Improved, Strict, false>(pp, c, m, out + (b - begin), nullptr);
+  }
+}
+
+/// The hot case of points_t (one plain octave, every mask 255) from point i: several vectors per
+/// iteration, so that their gathers overlap each other's latency (the hash is three dependent
+/// gathers deep). Returns where it stopped (fewer than 2 N points before end).
+template <int D, bool Improved, bool Strict>
+std::size_t points_plain(const points_plan& pp, std::size_t begin, std::size_t i, std::size_t end,
+                         float* out) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  const hash_tables& tb = *pp.tables;
+#if HWY_TARGET == HWY_AVX3_DL
+  i = points_by_bytes<D, Improved, Strict>(pp, i, end, out - begin);
+#endif
+  const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
+  constexpr std::size_t U = 2;
+  for (; i + U * N <= end; i += U * N) {
+    lanes_axis ax[U][3];
+    VF n[U];
+    for (std::size_t u = 0; u < U; ++u) {
+      for (int a = 0; a < D; ++a) {
+        ax[u][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + u * N), 255u, Improved,
+                                            pp.interp);
+      }
+    }
+    for (std::size_t u = 0; u < U; ++u) {
+      const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[u][0].i0);
+      n[u] =
+          corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f, ax[u][0].t,
+                                               D >= 2 ? ax[u][1] : none, D >= 3 ? ax[u][2] : none);
+    }
+    for (std::size_t u = 0; u < U; ++u) hn::StoreU(n[u], df, out + (i + u * N - begin));
+  }
+  return i;
+}
+
+/// Octave oi's lattice data along axis a of the N points coord[0 .. N): straight from the float
+/// coordinates (from_coords: one octave at frequency 1, no offset), or by a prepass in double per
+/// lane (the octave coordinate x * freq + offset, split exactly; cosine value noise's weights).
+template <bool Improved, bool Strict>
+HWY_INLINE lanes_axis octave_axis(const points_plan& pp, std::size_t oi, int a, const float* coord,
+                                  bool from_coords) {
+  const DF df;
+  const DI di;
+  const std::size_t N = hn::Lanes(df);
+  if (from_coords) {
+    return axis_from_coords<Strict>(hn::LoadU(df, coord), pp.mask[oi][a], Improved, pp.interp);
+  }
+  HWY_ALIGN float buf[2][64];  // f and t
+  HWY_ALIGN std::int32_t ibuf[2][64];
+  for (std::size_t l = 0; l < N; ++l) {
+    const double q = static_cast<double>(coord[l]) * pp.freq[oi] + pp.offset[oi][a];
+    const double fl = std::floor(q);
+    axis_wrap w;
+    w.mask = pp.mask[oi][a];
+    const axis_index li = lattice_index(fl, w);
+    ibuf[0][l] = static_cast<std::int32_t>(li.i0);
+    ibuf[1][l] = static_cast<std::int32_t>(li.i1);
+    buf[0][l] = static_cast<float>(q - fl);
+    buf[1][l] = static_cast<float>(blend_weight(Improved, pp.interp, q - fl));
+  }
+  return {hn::Load(di, ibuf[0]), hn::Load(di, ibuf[1]), hn::Load(df, buf[0]), hn::Load(df, buf[1])};
+}
+
 template <int D, bool Improved, bool Strict>
 void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* out) {
   const DF df;
@@ -82,21 +161,8 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   // Lattice data straight from the float coordinates (one octave at frequency 1, no offset)
   // instead of the prepass in double.
   const bool from_coords = plain && vector_weight;
-  if (!from_coords && vector_weight) {
-    // Octaves off frequency 1 (fractals, offsets): the double-coordinate kernel, which splits
-    // each octave's x * freq + offset in double vectors, on the coordinates widened exactly.
-    constexpr std::size_t B = 512;
-    HWY_ALIGN double wide[3][B];
-    for (std::size_t b = begin; b < end; b += B) {
-      const std::size_t m = std::min(B, end - b);
-      const double* c[3] = {wide[0], wide[1], wide[2]};
-      for (int a = 0; a < D; ++a) {
-        for (std::size_t l = 0; l < m; ++l) wide[a][l] = pp.coord[a][b + l];
-      }
-      points_d_t<D, Improved, Strict, false>(pp, c, m, out + (b - begin), nullptr);
-    }
-    return;
-  }
+  if (!from_coords && vector_weight)
+    return points_widened<D, Improved, Strict>(pp, begin, end, out);
   const hash_tables& tb = *pp.tables;
   // Pair gathers need every axis's upper index to be the lower one plus 1 (mod 256): mask 255.
   std::vector<bool> pairs(octaves);
@@ -107,37 +173,11 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
   // One octave of plain noise: the value is the noise itself.
   const bool raw = octaves == 1 && pp.amp[0] == 1.0f &&
                    (pp.kind == fractal_kind::none || pp.kind == fractal_kind::fbm);
-  // Cosine value noise off frequency 1 takes a prepass in double per lane.
-  HWY_ALIGN float buf[4][3][64];  // prepass: per axis f, t and the index bits (as int)
-  HWY_ALIGN std::int32_t ibuf[4][2][64];
   HWY_ALIGN float tmp[64];
   HWY_ALIGN float tail[4][64];  // the last, partial vector, padded with its last point
   std::size_t i = begin;
   if (raw && from_coords && !pp.normalize && pairs[0]) {
-    // The hot case (one plain octave): several vectors per iteration, so that their gathers
-    // overlap each other's latency (the hash is three dependent gathers deep).
-#if HWY_TARGET == HWY_AVX3_DL
-    i = points_by_bytes<D, Improved, Strict>(pp, i, end, out - begin);
-#endif
-    const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
-    constexpr std::size_t U = 2;
-    for (; i + U * N <= end; i += U * N) {
-      lanes_axis ax[U][3];
-      VF n[U];
-      for (std::size_t u = 0; u < U; ++u) {
-        for (int a = 0; a < D; ++a) {
-          ax[u][a] = axis_from_coords<Strict>(hn::LoadU(df, pp.coord[a] + i + u * N), 255u,
-                                              Improved, pp.interp);
-        }
-      }
-      for (std::size_t u = 0; u < U; ++u) {
-        const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[u][0].i0);
-        n[u] = corners_v<D, Improved, Strict, true>(tb, low16(q), high16(q), ax[u][0].f, ax[u][0].t,
-                                                    D >= 2 ? ax[u][1] : none,
-                                                    D >= 3 ? ax[u][2] : none);
-      }
-      for (std::size_t u = 0; u < U; ++u) hn::StoreU(n[u], df, out + (i + u * N - begin));
-    }
+    i = points_plain<D, Improved, Strict>(pp, begin, i, end, out);
   }
   for (; i < end; i += N) {
     const std::size_t lanes = std::min(N, end - i);
@@ -154,25 +194,7 @@ void points_t(const points_plan& pp, std::size_t begin, std::size_t end, float* 
     for (std::size_t oi = 0; oi < octaves; ++oi) {
       lanes_axis ax[3];
       for (int a = 0; a < D; ++a) {
-        if (from_coords) {
-          ax[a] = axis_from_coords<Strict>(hn::LoadU(df, coord[a]), pp.mask[oi][a], Improved,
-                                           pp.interp);
-        } else {
-          // Prepass in double: the octave coordinate x * freq + offset, split exactly.
-          for (std::size_t l = 0; l < N; ++l) {
-            const double q = static_cast<double>(coord[a][l]) * pp.freq[oi] + pp.offset[oi][a];
-            const double fl = std::floor(q);
-            axis_wrap w;
-            w.mask = pp.mask[oi][a];
-            const axis_index li = lattice_index(fl, w);
-            ibuf[a][0][l] = static_cast<std::int32_t>(li.i0);
-            ibuf[a][1][l] = static_cast<std::int32_t>(li.i1);
-            buf[a][0][l] = static_cast<float>(q - fl);
-            buf[a][1][l] = static_cast<float>(blend_weight(Improved, pp.interp, q - fl));
-          }
-          ax[a] = {hn::Load(di, ibuf[a][0]), hn::Load(di, ibuf[a][1]), hn::Load(df, buf[a][0]),
-                   hn::Load(df, buf[a][1])};
-        }
+        ax[a] = octave_axis<Improved, Strict>(pp, oi, a, coord[a], from_coords);
       }
       const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
       const lanes_axis& ay = D >= 2 ? ax[1] : none;

@@ -1,7 +1,9 @@
 // The float grid rows family (fill_rows, min_max, the per-target gather thresholds and the plans'
 // axis tables): compiled once for every Highway target (foreach_target.h), each copy registering
 // its part of the target's kernel table at start-up (detail/kernel_registry.hpp). The kernels are
-// in simd/rows-inl.h, simd/axis_fractions-inl.h and simd/noise-inl.h. points.cc and exact_rows.cc
+// in simd/rows-inl.h (the drivers), simd/row_writers-inl.h (one octave's row),
+// simd/row_lattice-inl.h (the cells' lattice side), simd/axis_fractions-inl.h and
+// simd/noise-inl.h. points.cc and exact_rows.cc
 // are the other families; each family is its own translation unit so that they compile in
 // parallel.
 #undef HWY_TARGET_INCLUDE
