@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -328,10 +330,146 @@ bool gated_server::run() {
   return ok || stop_requested_;
 }
 
+namespace {
+
+/// What the loop does with a connection after looking at it once.
+enum class visit_result { keep, drop, whole };
+
+/// Too many connections: the closing ones go first, then the idle ones, then those with a
+/// request under way; in each, the one that waited longest.
+void evict_excess(std::vector<std::unique_ptr<gated_server::connection>>& waiting,
+                  std::size_t max_connections) {
+  if (waiting.size() <= max_connections) return;
+  const auto rank = [](const gated_server::connection& c) {
+    return c.closing ? 0 : c.started ? 2 : 1;
+  };
+  std::stable_sort(waiting.begin(), waiting.end(), [&](const auto& a, const auto& b) {
+    return rank(*a) != rank(*b) ? rank(*a) > rank(*b) : a->since > b->since;
+  });
+  waiting.resize(max_connections);
+}
+
+/// Polls the wake pipe and the waiting connections until the nearest deadline (`soon`: within
+/// 10 ms, while a stop waits for cpp-httplib to listen). False when poll failed (the
+/// connections wait their turn).
+bool poll_waiting(const std::vector<std::unique_ptr<gated_server::connection>>& waiting,
+                  int wake_fd, bool soon, std::vector<pollfd>& polled) {
+  auto next = clock_type::now() + std::chrono::seconds(1);
+  if (soon) next = clock_type::now() + std::chrono::milliseconds(10);
+  polled.assign(1, pollfd{wake_fd, POLLIN, 0});
+  for (const auto& c : waiting) {
+    polled.push_back(pollfd{c->fd, POLLIN, 0});
+    next = std::min(next, c->recheck ? clock_type::now() : c->deadline);
+  }
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(next - clock_type::now()).count();
+  const int n = poll(polled.data(), polled.size(), static_cast<int>(std::max<long>(0, left) + 1));
+  if (n < 0) {  // EINTR, or no memory for the moment
+    std::this_thread::sleep_for(std::chrono::milliseconds(errno == EINTR ? 0 : 10));
+    return false;
+  }
+  return true;
+}
+
+/// A closing connection drains until the client closes, for a while, a bounded amount.
+visit_result drain_closing(gated_server::connection& c, short revents, clock_type::time_point now,
+                           const connection_limits& limits, std::span<char> chunk) {
+  bool drop = false;
+  while (revents != 0) {
+    const ssize_t got = recv(c.fd, chunk.data(), chunk.size(), MSG_DONTWAIT);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    c.drained += got > 0 ? static_cast<std::size_t>(got) : 0;
+    if (got <= 0 || c.drained > 16 * limits.max_request_bytes) {
+      drop = true;
+      break;
+    }
+  }
+  return drop || now >= c.deadline ? visit_result::drop : visit_result::keep;
+}
+
+/// Reads what arrived on `c` into its buffer; returns whether it read something and sets
+/// `drop` when the connection failed.
+bool read_arrived(gated_server::connection& c, const connection_limits& limits,
+                  std::span<char> chunk, bool& drop) {
+  bool fresh = false;
+  for (;;) {
+    const ssize_t got = recv(c.fd, chunk.data(), chunk.size(), MSG_DONTWAIT);
+    if (got > 0) {
+      if (!c.started) c.deadline = after(limits.request_seconds);
+      c.started = true;
+      c.in.append(chunk.data(), static_cast<std::size_t>(got));
+      fresh = true;
+      if (c.in.size() > limits.max_request_bytes) break;
+      continue;
+    }
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (got < 0 && errno == EINTR) continue;
+    // The client closed its end (or the connection failed): the requests it sent whole are
+    // still answered (a render counts it as gone, client_connection::still_there).
+    c.eof = got == 0;
+    drop = !c.eof;
+    break;
+  }
+  return fresh;
+}
+
+/// One look at a connection that is not closing: reads what arrived, and says whether a request
+/// is whole, the connection is done, or it waits on (answering 4xx and starting to close where
+/// its request cannot be).
+visit_result visit(gated_server::connection& c, short revents, clock_type::time_point now,
+                   const connection_limits& limits, std::span<char> chunk) {
+  bool drop = false;
+  bool fresh = std::exchange(c.recheck, false);  // only then can a request be whole
+  if (revents != 0 && read_arrived(c, limits, chunk, drop)) fresh = true;
+  if (!drop && fresh && c.started) {
+    const request_extent e = whole_request(c.in, limits.max_body_bytes);
+    if (!e.error.empty()) {
+      answer_and_close(c.fd, e.error);
+      start_closing(c, limits.linger_seconds);
+      return visit_result::keep;
+    }
+    if (e.end > 0) return visit_result::whole;
+  }
+  if (c.eof) return visit_result::drop;
+  if (!drop && c.in.size() > limits.max_request_bytes) {
+    answer_and_close(c.fd, "431 Request Header Fields Too Large");
+    start_closing(c, limits.linger_seconds);
+    return visit_result::keep;
+  }
+  if (!drop && now >= c.deadline) {
+    if (!c.started) return visit_result::drop;
+    answer_and_close(c.fd, "408 Request Timeout");
+    start_closing(c, limits.linger_seconds);
+    return visit_result::keep;
+  }
+  return drop ? visit_result::drop : visit_result::keep;
+}
+
+}  // namespace
+
+void gated_server::hand_over(std::vector<std::unique_ptr<connection>>& whole,
+                             std::vector<std::unique_ptr<connection>>& waiting) {
+  if (whole.empty()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto& c : whole) {
+      if (ready_.size() < limits_.max_ready) {
+        ready_.push_back(std::move(c));
+      } else {  // every worker busy and many waiting: come back later
+        answer_and_close(c->fd, "503 Service Unavailable", "Retry-After: 1\r\n");
+        start_closing(*c, limits_.linger_seconds);
+        waiting.push_back(std::move(c));
+      }
+    }
+  }
+  ready_cv_.notify_all();
+}
+
 void gated_server::loop() {
   std::vector<std::unique_ptr<connection>> waiting;
   std::vector<pollfd> polled;
-  char chunk[16384];
+  std::array<char, 16384> chunk{};
   bool stopped = false;  // cpp-httplib was told to stop (once it listens)
   for (;;) {
     {
@@ -345,117 +483,24 @@ void gated_server::loop() {
       stop();
       stopped = true;
     }
-    // Too many connections: the closing ones go first, then the idle ones, then those with a
-    // request under way; in each, the one that waited longest.
-    if (waiting.size() > limits_.max_connections) {
-      const auto rank = [](const connection& c) { return c.closing ? 0 : c.started ? 2 : 1; };
-      std::stable_sort(waiting.begin(), waiting.end(), [&](const auto& a, const auto& b) {
-        return rank(*a) != rank(*b) ? rank(*a) > rank(*b) : a->since > b->since;
-      });
-      waiting.resize(limits_.max_connections);
-    }
-    auto next = clock_type::now() + std::chrono::seconds(1);
-    if (stop_requested_ && !stopped) next = clock_type::now() + std::chrono::milliseconds(10);
-    polled.assign(1, pollfd{wake_[0], POLLIN, 0});
-    for (const auto& c : waiting) {
-      polled.push_back(pollfd{c->fd, POLLIN, 0});
-      next = std::min(next, c->recheck ? clock_type::now() : c->deadline);
-    }
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(next - clock_type::now()).count();
-    const int n = poll(polled.data(), polled.size(), static_cast<int>(std::max<long>(0, left) + 1));
-    if (n < 0) {  // EINTR, or no memory for the moment: the connections wait their turn
-      std::this_thread::sleep_for(std::chrono::milliseconds(errno == EINTR ? 0 : 10));
-      continue;
-    }
+    evict_excess(waiting, limits_.max_connections);
+    if (!poll_waiting(waiting, wake_[0], stop_requested_ && !stopped, polled)) continue;
     if ((polled[0].revents & POLLIN) != 0) {
-      while (::read(wake_[0], chunk, sizeof chunk) > 0) {
+      while (::read(wake_[0], chunk.data(), chunk.size()) > 0) {
       }
     }
     const auto now = clock_type::now();
     std::vector<std::unique_ptr<connection>> whole;
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       auto& c = waiting[i];
-      bool drop = false;
-      if (c->closing) {  // drains until the client closes, for a while, a bounded amount
-        while (polled[i + 1].revents != 0) {
-          const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
-          if (got < 0 && errno == EINTR) continue;
-          if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-          c->drained += got > 0 ? static_cast<std::size_t>(got) : 0;
-          if (got <= 0 || c->drained > 16 * limits_.max_request_bytes) {
-            drop = true;
-            break;
-          }
-        }
-        if (drop || now >= c->deadline) c.reset();
-        continue;
-      }
-      bool fresh = std::exchange(c->recheck, false);  // only then can a request be whole
-      if (polled[i + 1].revents != 0) {
-        for (;;) {
-          const ssize_t got = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
-          if (got > 0) {
-            if (!c->started) c->deadline = after(limits_.request_seconds);
-            c->started = true;
-            c->in.append(chunk, static_cast<std::size_t>(got));
-            fresh = true;
-            if (c->in.size() > limits_.max_request_bytes) break;
-            continue;
-          }
-          if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-          if (got < 0 && errno == EINTR) continue;
-          // The client closed its end (or the connection failed): the requests it sent whole
-          // are still answered (a render counts it as gone, client_connection::still_there).
-          c->eof = got == 0;
-          drop = !c->eof;
-          break;
-        }
-      }
-      if (!drop && fresh && c->started) {
-        const request_extent e = whole_request(c->in, limits_.max_body_bytes);
-        if (!e.error.empty()) {
-          answer_and_close(c->fd, e.error);
-          start_closing(*c, limits_.linger_seconds);
-          continue;
-        }
-        if (e.end > 0) {
-          whole.push_back(std::move(c));
-          continue;
-        }
-      }
-      if (c->eof) {
-        drop = true;
-      } else if (!drop && c->in.size() > limits_.max_request_bytes) {
-        answer_and_close(c->fd, "431 Request Header Fields Too Large");
-        start_closing(*c, limits_.linger_seconds);
-        continue;
-      } else if (!drop && now >= c->deadline) {
-        if (c->started) {
-          answer_and_close(c->fd, "408 Request Timeout");
-          start_closing(*c, limits_.linger_seconds);
-          continue;
-        }
-        drop = true;
-      }
-      if (drop) c.reset();
+      const short revents = polled[i + 1].revents;
+      const visit_result r = c->closing ? drain_closing(*c, revents, now, limits_, chunk)
+                                        : visit(*c, revents, now, limits_, chunk);
+      if (r == visit_result::whole) whole.push_back(std::move(c));
+      if (r == visit_result::drop) c.reset();
     }
     std::erase_if(waiting, [](const auto& c) { return c == nullptr; });
-    if (!whole.empty()) {
-      {
-        const std::lock_guard lock(mutex_);
-        for (auto& c : whole) {
-          if (ready_.size() < limits_.max_ready) {
-            ready_.push_back(std::move(c));
-          } else {  // every worker busy and many waiting: come back later
-            answer_and_close(c->fd, "503 Service Unavailable", "Retry-After: 1\r\n");
-            start_closing(*c, limits_.linger_seconds);
-            waiting.push_back(std::move(c));
-          }
-        }
-      }
-      ready_cv_.notify_all();
-    }
+    hand_over(whole, waiting);
   }
 }
 

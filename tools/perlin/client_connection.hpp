@@ -67,6 +67,9 @@ class gated_server : public httplib::Server {
  private:
   bool process_and_close_socket(socket_t sock) override;  // cpp-httplib's, per accepted socket
   void loop();
+  /// Moves the connections whose request is whole to the workers (503 past max_ready).
+  void hand_over(std::vector<std::unique_ptr<connection>>& whole,
+                 std::vector<std::unique_ptr<connection>>& waiting);
   void work();
   void serve(std::unique_ptr<connection> c);
   void hand_back(std::unique_ptr<connection> c);
