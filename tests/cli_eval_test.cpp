@@ -233,7 +233,7 @@ TEST(CliEval, BadOptionsExit2WithAMessage) {
       {"eval --lacunarity nan", "lacunarity"},
       {"eval --persistence inf", "persistence"},
       {"eval --frequency 0", "frequency"},
-      {"eval --noise simplex", "noise: unknown value 'simplex' (valid: improved, value)"},
+      {"eval --noise gabor", "noise: unknown value 'gabor' (valid: improved, value, simplex)"},
       {"eval --fractal pink", "fractal: unknown value"},
       {"eval --interp spline", "interp: unknown value"},
       {"eval --dims 5", "--dims"},

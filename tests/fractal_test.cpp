@@ -246,7 +246,7 @@ TEST(Fractal, ParametersAreValidatedWhereSet) {
   names([&] { f.set_persistence(NAN); }, "persistence");
   names([&] { f.set_persistence(-0.5); }, "persistence");
   names([] { (void)perlin::parse_fractal_kind("pink"); }, "fractal");
-  names([] { (void)perlin::parse_noise_kind("simplex"); }, "noise");
+  names([] { (void)perlin::parse_noise_kind("gabor"); }, "noise");
   EXPECT_NO_THROW(f.set_octaves(perlin::k_max_octaves));
   EXPECT_EQ(f.octaves(), perlin::k_max_octaves);
   // A rejected value leaves the previous one in place.

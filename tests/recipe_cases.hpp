@@ -52,6 +52,7 @@ inline std::string random_value(std::mt19937_64& rng, const perlin::option_info&
     case perlin::option_type::choice: {
       auto c = row.choices();
       if (golden && row.name == "fractal") c = {"none", "fbm", "turbulence", "ridged", "billow"};
+      if (golden && row.name == "noise") c = {"improved", "value"};
       return c[pick(rng, c.size())];
     }
     case perlin::option_type::flag:

@@ -1,4 +1,4 @@
-// A complete noise description: a base noise (improved or value) and a fractal over it.
+// A complete noise description: a base noise (improved, value or simplex) and a fractal over it.
 #pragma once
 
 #include <span>
@@ -9,15 +9,17 @@
 
 #include "perlin/fractal.hpp"
 #include "perlin/improved_noise.hpp"
+#include "perlin/simplex_noise.hpp"
 #include "perlin/value_noise.hpp"
 #include "perlin/warp.hpp"
 
 namespace perlin {
 
-/// Which base noise a field uses.
-enum class noise_kind { improved, value };
+/// Which base noise a field uses (docs/noise.md): Ken Perlin's improved noise, value noise, or
+/// Stefan Gustavson's simplex noise (2 to 4 coordinates, no periods).
+enum class noise_kind { improved, value, simplex };
 [[nodiscard]] std::string_view to_string(noise_kind k) noexcept;
-/// Parses "improved" or "value"; throws perlin::invalid_argument.
+/// Parses "improved", "value" or "simplex"; throws perlin::invalid_argument.
 [[nodiscard]] noise_kind parse_noise_kind(std::string_view name);
 /// Every name, in declaration order.
 [[nodiscard]] std::vector<std::string> noise_kind_names();
@@ -44,16 +46,19 @@ enum class plane { aligned, rotated };
 /// double 3-D values are his reference values bit for bit. A small value, thread safe to read.
 class field {
  public:
+  /// The base noises, one alternative per noise_kind, in its order.
+  using noise_variant = std::variant<improved_noise, value_noise, simplex_noise>;
+
   field() noexcept { fractal_.set_kind(fractal_kind::none); }
   field(const improved_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
   field(const value_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
+  field(const simplex_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
+  /// Any base noise. Throws perlin::invalid_argument (parameter "period") when its lattice has
+  /// periods and the kind has none (simplex noise).
+  field(const noise_variant& n, const fractal& f);
 
-  [[nodiscard]] noise_kind kind() const noexcept {
-    return std::holds_alternative<improved_noise>(base_) ? noise_kind::improved : noise_kind::value;
-  }
-  [[nodiscard]] const std::variant<improved_noise, value_noise>& base() const noexcept {
-    return base_;
-  }
+  [[nodiscard]] noise_kind kind() const noexcept { return static_cast<noise_kind>(base_.index()); }
+  [[nodiscard]] const noise_variant& base() const noexcept { return base_; }
   [[nodiscard]] const perlin::lattice& lattice() const noexcept;
   [[nodiscard]] const perlin::fractal& fractal() const noexcept { return fractal_; }
   [[nodiscard]] perlin::plane plane() const noexcept { return plane_; }
@@ -68,7 +73,9 @@ class field {
 
   /// The field at p (1 to 4 coordinates), with the analytic gradient when `gradient` is not
   /// empty (through the warp too: the chain rule with the displacement's Jacobian). Throws
-  /// perlin::invalid_argument for a point of another size.
+  /// perlin::invalid_argument for a point of another size, or of a size the noise does not take
+  /// (simplex noise: 2 to 4 coordinates). The float path of simplex noise computes in double
+  /// and rounds the result.
   template <class T>
   [[nodiscard]] T eval(std::span<const T> p, std::span<T> gradient = {}) const;
   /// The same without template arguments: f.eval(p) for a double or float point.
@@ -100,7 +107,7 @@ class field {
   [[nodiscard]] std::pair<double, double> typical_range(std::size_t dims) const;
 
  private:
-  std::variant<improved_noise, value_noise> base_;
+  noise_variant base_;
   perlin::fractal fractal_;
   perlin::plane plane_ = perlin::plane::aligned;
   perlin::warp warp_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perlin/improved_noise.hpp"
+#include "perlin/simplex_noise.hpp"
 #include "perlin/value_noise.hpp"
 
 namespace perlin {
@@ -154,7 +155,8 @@ class fractal {
  private:
   friend class field;
   /// The fractal of `noise` at p (1 to 4 coordinates); `gradient`, when not empty, receives the
-  /// analytic partial derivatives. Defined for Noise = improved_noise and value_noise, T = double
+  /// analytic partial derivatives. Defined for Noise = improved_noise, value_noise and
+  /// simplex_noise, T = double
   /// and float. Throws perlin::invalid_argument for a point of another size.
   template <class Noise, class T>
   [[nodiscard]] T sum(const Noise& noise, std::span<const T> p, std::span<T> gradient) const;

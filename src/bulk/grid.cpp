@@ -14,6 +14,7 @@
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "detail/rotation.hpp"
@@ -367,12 +368,9 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
           return rows.template operator()<4>(noise_of.template operator()<4>());
       }
     };
-    if (const auto* v = std::get_if<value_noise>(&f.base())) {
-      const interpolation interp = v->interp();
-      by_dims([interp]<int D>() { return detail::value_base<D, double>{interp}; });
-    } else {
-      by_dims([]<int D>() { return detail::improved_base<D, double>{}; });
-    }
+    std::visit(
+        [&](const auto& n) { by_dims([&n]<int D>() { return detail::base_of<D, double>(n); }); },
+        f.base());
     return range_of(out.data(), out.size());
   }
   scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bulk/plans.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "perlin/lattice.hpp"
@@ -156,6 +157,9 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
   // The eroded fractal needs every octave's gradient (and, for derivatives, its Hessian): no
   // kernel computes it; the double scalar path does, sample by sample on every thread.
   if (f.fractal().kind() == fractal_kind::eroded) return bulk_route::scalar;
+  // Noise kinds without SIMD kernels (simplex noise, detail/noise_kinds.hpp): field::eval per
+  // sample.
+  if (!detail::noise_kind_of(f.kind()).simd) return bulk_route::scalar;
   switch (call) {
     case bulk_call::grid_float:
       // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their

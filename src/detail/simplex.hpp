@@ -19,6 +19,8 @@
 // (4-D). Unlike improved noise it is not zero at the lattice points.
 #pragma once
 
+#include <cstdint>
+
 #include "perlin/lattice.hpp"
 
 namespace perlin::detail {
@@ -39,6 +41,17 @@ double simplex2(const permutation& p, double x, double y) noexcept;
 double simplex3(const permutation& p, double x, double y, double z) noexcept;
 /// 4-D simplex noise at (x, y, z, w) on permutation `p`. Thread safe.
 double simplex4(const permutation& p, double x, double y, double z, double w) noexcept;
+
+/// Simplex noise of `dims` (2 to 4) coordinates x on the doubled permutation table `perm` (512
+/// entries): the value, the same bits as simplex2/3/4 above, with its analytic gradient into
+/// `grad` (dims values) and its Hessian into `hess` (dims x dims, row major) when not null.
+/// Each corner contributes s (r^2 - |d|^2)^4 (g . d) (s the output scale, d the offset from the
+/// corner, 0 where r^2 - |d|^2 < 0), so with t = r^2 - |d|^2:
+///   d/dx_a   = s (t^4 g_a - 8 t^3 d_a (g . d)),
+///   d2/dx_a dx_b = s (48 t^2 d_a d_b (g . d) - 8 t^3 (delta_ab (g . d) + d_a g_b + d_b g_a)),
+/// summed over the corners (continuous across the kernels' edges, where t, t^2 and t^3 vanish).
+double simplex(int dims, const std::uint8_t* perm, const double* x, double* grad,
+               double* hess) noexcept;
 
 /// The same on Ken Perlin's permutation: Gustavson's SimplexNoise.noise(...) bit for bit.
 double simplex2(double x, double y) noexcept;

@@ -4,9 +4,8 @@
 #include <span>
 #include <variant>
 
-#include "perlin/improved_noise.hpp"
+#include "perlin/field.hpp"
 #include "perlin/lattice.hpp"
-#include "perlin/value_noise.hpp"
 #include "perlin/warp.hpp"
 
 namespace perlin::detail {
@@ -15,9 +14,8 @@ namespace perlin::detail {
 /// over `warp_lattice` with `base`'s kind of noise, for a field of frequency `frequency`. When
 /// `jacobian` is not empty (D x D, row-major) it receives d x'_r / d x_c.
 template <class T>
-void displace(const warp& w, const lattice& warp_lattice,
-              const std::variant<improved_noise, value_noise>& base, double frequency,
-              std::span<T> x, std::span<T> jacobian) noexcept;
+void displace(const warp& w, const lattice& warp_lattice, const field::noise_variant& base,
+              double frequency, std::span<T> x, std::span<T> jacobian) noexcept;
 
 /// o_ik of warp.hpp's formula: the offset of octave `octave`'s component `component` along
 /// `axis` ((4 i + k + 1) h_axis mod 256).

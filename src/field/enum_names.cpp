@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field.hpp"
 #include "perlin/option_table.hpp"
@@ -33,8 +34,6 @@ constexpr table<warp_kind, 4> k_warp_kinds = {{{warp_kind::none, "none"},
                                                {warp_kind::basic, "basic"},
                                                {warp_kind::progressive, "progressive"},
                                                {warp_kind::independent, "independent"}}};
-constexpr table<noise_kind, 2> k_noise_kinds = {
-    {{noise_kind::improved, "improved"}, {noise_kind::value, "value"}}};
 
 template <class E, std::size_t N>
 std::string_view name_of(const table<E, N>& t, E e) noexcept {
@@ -65,7 +64,8 @@ E parse(const table<E, N>& t, std::string_view name, const char* parameter, cons
 
 std::string_view to_string(interpolation i) noexcept { return name_of(k_interpolations, i); }
 std::string_view to_string(fractal_kind k) noexcept { return name_of(k_fractal_kinds, k); }
-std::string_view to_string(noise_kind k) noexcept { return name_of(k_noise_kinds, k); }
+// The noise kinds' names are their rows' (src/noise/noise_kinds.cpp).
+std::string_view to_string(noise_kind k) noexcept { return detail::noise_kind_of(k).name; }
 std::string_view to_string(plane p) noexcept { return name_of(k_planes, p); }
 plane parse_plane(std::string_view name) { return parse(k_planes, name, "plane", "plane"); }
 std::vector<std::string> plane_names() { return names_of(k_planes); }
@@ -82,11 +82,20 @@ fractal_kind parse_fractal_kind(std::string_view name) {
   return parse(k_fractal_kinds, name, "fractal", "kind");
 }
 noise_kind parse_noise_kind(std::string_view name) {
-  return parse(k_noise_kinds, name, "noise", "kind");
+  std::vector<std::string_view> valid;
+  for (const auto& row : detail::noise_kind_rows()) {
+    if (row.name == name) return row.kind;
+    valid.push_back(row.name);
+  }
+  detail::throw_invalid("noise", unknown_choice(name, valid, "kind"));
 }
 
 std::vector<std::string> interpolation_names() { return names_of(k_interpolations); }
 std::vector<std::string> fractal_kind_names() { return names_of(k_fractal_kinds); }
-std::vector<std::string> noise_kind_names() { return names_of(k_noise_kinds); }
+std::vector<std::string> noise_kind_names() {
+  std::vector<std::string> out;
+  for (const auto& row : detail::noise_kind_rows()) out.emplace_back(row.name);
+  return out;
+}
 
 }  // namespace perlin

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
@@ -23,8 +24,14 @@ const lattice& field::lattice() const noexcept {
 
 using detail::k_rot;
 
+field::field(const noise_variant& n, const perlin::fractal& f) : base_(n), fractal_(f) {
+  detail::check_noise_periods(kind(), lattice());
+}
+
 field& field::set_plane(perlin::plane p) {
   if (p == perlin::plane::rotated) {
+    const std::string_view refused = detail::noise_kind_of(kind()).no_rotated;
+    if (!refused.empty()) detail::throw_invalid("plane", std::string(refused));
     for (std::size_t k = 0; k < k_max_dims; ++k) {
       if (lattice().period(k) != 0) {
         detail::throw_invalid("plane", "a rotated plane cannot tile: remove the periods");
@@ -86,6 +93,11 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
                                                         detail::improved_base<2, T>{}, p.data());
     }
   }
+  if (!p.empty() && p.size() <= k_max_dims) {
+    const auto& row = detail::noise_kind_of(kind());
+    if (p.size() < row.min_dims || p.size() > row.max_dims)
+      detail::check_noise_dims(kind(), p.size());
+  }
   const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };
   if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
   // Rotated: x, y, z turned (in double, then T), w as it is; the gradient turned back (R^T).
@@ -139,7 +151,7 @@ std::pair<double, double> field::typical_range(std::size_t dims) const {
 }
 
 std::pair<double, double> field::range(std::size_t dims) const {
-  const double base = kind() == noise_kind::improved ? improved_bound(dims) : 1.0;
+  const double base = detail::noise_kind_of(kind()).bound(dims);
   const double b = fractal_.bound(base);
   const double sum = fractal_.normalize() ? 1.0 : fractal_.amplitude_sum();
   switch (fractal_.kind()) {

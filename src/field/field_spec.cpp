@@ -7,6 +7,7 @@
 #include <string>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {
@@ -70,7 +71,7 @@ void check_domain(const field& f, const field_spec& s) {
 
 field make_field(const field_spec& s) {
   const noise_kind kind = parse_noise_kind(s.noise);
-  const interpolation interp = parse_interpolation(s.interp);
+  (void)parse_interpolation(s.interp);  // checked for every kind, before the others (row.make)
   lattice lat = s.seed ? lattice(*s.seed) : lattice();
   if (s.period.size() > k_max_dims) {
     detail::throw_invalid("period", "at most 4 periods, got " + std::to_string(s.period.size()));
@@ -92,8 +93,9 @@ field make_field(const field_spec& s) {
       .set_ridged_gain(s.ridged_gain)
       .set_erosion(s.erosion);
   const perlin::plane p = parse_plane(s.plane);
-  field out = kind == noise_kind::value ? field(value_noise(lat, interp), f)
-                                        : field(improved_noise(lat), f);
+  const detail::noise_kind_row& row = detail::noise_kind_of(kind);
+  detail::check_noise_periods(kind, lat);
+  field out(row.make(lat, s), f);
   out.set_plane(p);
   warp w;
   w.set_kind(parse_warp_kind(s.warp))

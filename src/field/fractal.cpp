@@ -10,6 +10,7 @@
 
 #include "detail/dims.hpp"
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"
 
@@ -263,12 +264,7 @@ double fractal::bound(double base) const noexcept {
 template <class Noise, class T>
 T fractal::sum(const Noise& noise, std::span<const T> p, std::span<T> gradient) const {
   return detail::dispatch_dims(p, gradient, [&]<int D>(const T* x, T* g) {
-    if constexpr (std::is_same_v<Noise, improved_noise>) {
-      return fractal_sum<D, T>(*this, noise.lattice(), detail::improved_base<D, T>{}, x, g);
-    } else {
-      return fractal_sum<D, T>(*this, noise.lattice(), detail::value_base<D, T>{noise.interp()}, x,
-                               g);
-    }
+    return fractal_sum<D, T>(*this, noise.lattice(), detail::base_of<D, T>(noise), x, g);
   });
 }
 
@@ -280,5 +276,9 @@ template double fractal::sum<value_noise, double>(const value_noise&, std::span<
                                                   std::span<double>) const;
 template float fractal::sum<value_noise, float>(const value_noise&, std::span<const float>,
                                                 std::span<float>) const;
+template double fractal::sum<simplex_noise, double>(const simplex_noise&, std::span<const double>,
+                                                    std::span<double>) const;
+template float fractal::sum<simplex_noise, float>(const simplex_noise&, std::span<const float>,
+                                                  std::span<float>) const;
 
 }  // namespace perlin

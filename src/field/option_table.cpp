@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"
@@ -29,6 +30,20 @@ bool has_warp_octaves(const field_spec& s) {
   return s.warp == "progressive" || s.warp == "independent";
 }
 
+// The `noise` option's help: one phrase per noise kind (src/noise/noise_kinds.cpp).
+std::string_view noise_help() {
+  static const std::string help = [] {
+    std::string h = "Base noise: ";
+    const auto rows = detail::noise_kind_rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      h += i == 0 ? "" : i + 1 == rows.size() ? " or " : ", ";
+      h += rows[i].help;
+    }
+    return h;
+  }();
+  return help;
+}
+
 constexpr std::string_view k_no_fractal = "has no effect without --fractal (the fractal is none)";
 constexpr std::string_view k_no_warp = "has no effect without --warp (the warp is none)";
 
@@ -39,7 +54,7 @@ const std::vector<option_info>& rows() {
   static const std::vector<option_info> table = {
       {.name = "noise",
        .type = T::choice,
-       .help = "Base noise: improved (Ken Perlin 2002) or value",
+       .help = noise_help(),
        .choices = noise_kind_names,
        .member = &field_spec::noise},
       {.name = "interp",

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "detail/warp.hpp"
@@ -125,27 +126,15 @@ void displace_d(const warp& w, const lattice& l, Noise&& noise, double frequency
 }  // namespace
 
 template <class T>
-void displace(const warp& w, const lattice& l,
-              const std::variant<improved_noise, value_noise>& base, double frequency,
+void displace(const warp& w, const lattice& l, const field::noise_variant& base, double frequency,
               std::span<T> x, std::span<T> jacobian) noexcept {
   const auto run = [&]<int D>() {
     T* jac = jacobian.empty() ? nullptr : jacobian.data();
-    if (const auto* v = std::get_if<value_noise>(&base)) {
-      const interpolation interp = v->interp();
-      displace_d<D, T>(
-          w, l,
-          [interp](const std::uint8_t* p, const detail::axis_wrap* wr, const T* q, T* dq) {
-            return value<D, T>(p, wr, interp, q, dq);
-          },
-          frequency, x.data(), jac);
-    } else {
-      displace_d<D, T>(
-          w, l,
-          [](const std::uint8_t* p, const detail::axis_wrap* wr, const T* q, T* dq) {
-            return improved<D, T>(p, wr, q, dq);
-          },
-          frequency, x.data(), jac);
-    }
+    std::visit(
+        [&](const auto& n) {
+          displace_d<D, T>(w, l, detail::base_of<D, T>(n), frequency, x.data(), jac);
+        },
+        base);
   };
   switch (x.size()) {
     case 1:
@@ -165,11 +154,9 @@ void displace(const warp& w, const lattice& l,
   }
 }
 
-template void displace<double>(const warp&, const lattice&,
-                               const std::variant<improved_noise, value_noise>&, double,
+template void displace<double>(const warp&, const lattice&, const field::noise_variant&, double,
                                std::span<double>, std::span<double>) noexcept;
-template void displace<float>(const warp&, const lattice&,
-                              const std::variant<improved_noise, value_noise>&, double,
+template void displace<float>(const warp&, const lattice&, const field::noise_variant&, double,
                               std::span<float>, std::span<float>) noexcept;
 
 lattice warp_lattice(const warp& w, const lattice& field_lattice) {

@@ -2,6 +2,7 @@
 // his SimplexNoise.java (2012-03-09) in its order, with Java's int semantics.
 #include "detail/simplex.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -72,10 +73,55 @@ double corner(double r2, const double* g, const double* d, int n) noexcept {
   return t * t * dot;
 }
 
-}  // namespace
+// The corners of the simplex holding a point: their offsets d (the point minus the corner) and
+// gradients, with the kernel's r^2 and the output scale.
+struct simplex_cell {
+  int n = 0;      // dimensions
+  int count = 0;  // corners: n + 1
+  double r2 = 0;
+  double scale = 0;
+  double d[5][4] = {};
+  const double* g[5] = {};
 
-double simplex2(const permutation& p, double x, double y) noexcept {
-  const std::uint8_t* perm = p.data();
+  // The Java code's value: scale * (n0 + n1 + ...), summed from the first corner.
+  [[nodiscard]] double value() const noexcept {
+    double sum = corner(r2, g[0], d[0], n);
+    for (int c = 1; c < count; ++c) sum = sum + corner(r2, g[c], d[c], n);
+    return scale * sum;
+  }
+
+  // The analytic gradient and Hessian (either may be null): simplex.hpp's formulas.
+  void derivatives(double* grad, double* hess) const noexcept {
+    if (grad != nullptr) std::fill(grad, grad + n, 0.0);
+    if (hess != nullptr) std::fill(hess, hess + n * n, 0.0);
+    for (int c = 0; c < count; ++c) {
+      const double* dc = d[c];
+      const double* gc = g[c];
+      double t = r2;
+      for (int a = 0; a < n; ++a) t = t - dc[a] * dc[a];
+      if (t < 0) continue;
+      double dot = 0;
+      for (int a = 0; a < n; ++a) dot += gc[a] * dc[a];
+      const double t2 = t * t;
+      const double t3 = t2 * t;
+      const double t4 = t2 * t2;
+      if (grad != nullptr) {
+        for (int a = 0; a < n; ++a) grad[a] += scale * (t4 * gc[a] - 8.0 * t3 * dc[a] * dot);
+      }
+      if (hess != nullptr) {
+        for (int a = 0; a < n; ++a) {
+          for (int b = 0; b < n; ++b) {
+            const double delta = a == b ? dot : 0.0;
+            hess[a * n + b] += scale * (48.0 * t2 * dc[a] * dc[b] * dot -
+                                        8.0 * t3 * (delta + dc[a] * gc[b] + dc[b] * gc[a]));
+          }
+        }
+      }
+    }
+  }
+};
+
+simplex_cell cell2(const std::uint8_t* perm, double x, double y) noexcept {
   const double s = (x + y) * k_simplex_f2;
   const jint i = fast_floor(x + s);
   const jint j = fast_floor(y + s);
@@ -91,14 +137,17 @@ double simplex2(const permutation& p, double x, double y) noexcept {
   const int h0 = perm[ii + perm[jj]] % 12;
   const int h1 = perm[ii + i1 + perm[jj + j1]] % 12;
   const int h2 = perm[ii + 1 + perm[jj + 1]] % 12;
-  const double n0 = corner(0.5, k_grad12[h0].data(), d0, 2);
-  const double n1 = corner(0.5, k_grad12[h1].data(), d1, 2);
-  const double n2 = corner(0.5, k_grad12[h2].data(), d2, 2);
-  return 70.0 * (n0 + n1 + n2);
+  simplex_cell c{.n = 2, .count = 3, .r2 = 0.5, .scale = 70.0};
+  const double* ds[3] = {d0, d1, d2};
+  const int hs[3] = {h0, h1, h2};
+  for (int v = 0; v < 3; ++v) {
+    for (int a = 0; a < 2; ++a) c.d[v][a] = ds[v][a];
+    c.g[v] = k_grad12[hs[v]].data();
+  }
+  return c;
 }
 
-double simplex3(const permutation& p, double x, double y, double z) noexcept {
-  const std::uint8_t* perm = p.data();
+simplex_cell cell3(const std::uint8_t* perm, double x, double y, double z) noexcept {
   const double s = (x + y + z) * k_simplex_f3;
   const jint i = fast_floor(x + s);
   const jint j = fast_floor(y + s);
@@ -142,15 +191,17 @@ double simplex3(const permutation& p, double x, double y, double z) noexcept {
   const int h1 = perm[ii + o1[0] + perm[jj + o1[1] + perm[kk + o1[2]]]] % 12;
   const int h2 = perm[ii + o2[0] + perm[jj + o2[1] + perm[kk + o2[2]]]] % 12;
   const int h3 = perm[ii + 1 + perm[jj + 1 + perm[kk + 1]]] % 12;
-  const double n0 = corner(0.6, k_grad12[h0].data(), d0, 3);
-  const double n1 = corner(0.6, k_grad12[h1].data(), d1, 3);
-  const double n2 = corner(0.6, k_grad12[h2].data(), d2, 3);
-  const double n3 = corner(0.6, k_grad12[h3].data(), d3, 3);
-  return 32.0 * (n0 + n1 + n2 + n3);
+  simplex_cell c{.n = 3, .count = 4, .r2 = 0.6, .scale = 32.0};
+  const double* ds[4] = {d0, d1, d2, d3};
+  const int hs[4] = {h0, h1, h2, h3};
+  for (int v = 0; v < 4; ++v) {
+    for (int a = 0; a < 3; ++a) c.d[v][a] = ds[v][a];
+    c.g[v] = k_grad12[hs[v]].data();
+  }
+  return c;
 }
 
-double simplex4(const permutation& p, double x, double y, double z, double w) noexcept {
-  const std::uint8_t* perm = p.data();
+simplex_cell cell4(const std::uint8_t* perm, double x, double y, double z, double w) noexcept {
   const double s = (x + y + z + w) * k_simplex_f4;
   const jint c[4] = {fast_floor(x + s), fast_floor(y + s), fast_floor(z + s), fast_floor(w + s)};
   const double t = static_cast<double>(jadd(jadd(jadd(c[0], c[1]), c[2]), c[3])) * k_simplex_g4;
@@ -189,12 +240,46 @@ double simplex4(const permutation& p, double x, double y, double z, double w) no
   };
   const int zero[4] = {0, 0, 0, 0};
   const int one[4] = {1, 1, 1, 1};
-  const double n0 = corner(0.6, k_grad32[hash(zero)].data(), d0, 4);
-  const double n1 = corner(0.6, k_grad32[hash(o1)].data(), d1, 4);
-  const double n2 = corner(0.6, k_grad32[hash(o2)].data(), d2, 4);
-  const double n3 = corner(0.6, k_grad32[hash(o3)].data(), d3, 4);
-  const double n4 = corner(0.6, k_grad32[hash(one)].data(), d4, 4);
-  return 27.0 * (n0 + n1 + n2 + n3 + n4);
+  simplex_cell cell{.n = 4, .count = 5, .r2 = 0.6, .scale = 27.0};
+  const double* ds[5] = {d0, d1, d2, d3, d4};
+  const int hs[5] = {hash(zero), hash(o1), hash(o2), hash(o3), hash(one)};
+  for (int v = 0; v < 5; ++v) {
+    for (int a = 0; a < 4; ++a) cell.d[v][a] = ds[v][a];
+    cell.g[v] = k_grad32[hs[v]].data();
+  }
+  return cell;
+}
+
+}  // namespace
+
+double simplex2(const permutation& p, double x, double y) noexcept {
+  return cell2(p.data(), x, y).value();
+}
+double simplex3(const permutation& p, double x, double y, double z) noexcept {
+  return cell3(p.data(), x, y, z).value();
+}
+double simplex4(const permutation& p, double x, double y, double z, double w) noexcept {
+  return cell4(p.data(), x, y, z, w).value();
+}
+
+double simplex(int dims, const std::uint8_t* perm, const double* x, double* grad,
+               double* hess) noexcept {
+  simplex_cell c;
+  switch (dims) {
+    case 2:
+      c = cell2(perm, x[0], x[1]);
+      break;
+    case 3:
+      c = cell3(perm, x[0], x[1], x[2]);
+      break;
+    case 4:
+      c = cell4(perm, x[0], x[1], x[2], x[3]);
+      break;
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+  if (grad != nullptr || hess != nullptr) c.derivatives(grad, hess);
+  return c.value();
 }
 
 namespace {

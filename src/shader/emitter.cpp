@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
+#include "detail/noise_kinds.hpp"
 #include "detail/rotation.hpp"
 #include "shader/program.hpp"
 
@@ -28,8 +29,8 @@ std::string join(const std::vector<V>& v, F&& f) {
 }
 
 interpolation interpolation_of(const field& f) {
-  return f.kind() == noise_kind::improved ? interpolation::quintic
-                                          : std::get<value_noise>(f.base()).interp();
+  const auto* v = std::get_if<value_noise>(&f.base());
+  return v != nullptr ? v->interp() : interpolation::quintic;
 }
 
 }  // namespace
@@ -46,6 +47,9 @@ shader_emitter::shader_emitter(const field& f, const shader_options& o)
       w_(o.language, o.double_precision),
       T_(w_.real()),
       I_(w_.integer()) {
+  if (const auto& row = noise_kind_of(f.kind()); !row.shader) {
+    throw_invalid("shader", std::string(row.no_shader));
+  }
   if (o.dims < 1 || o.dims > 4)
     throw_invalid("dims", "must be 1 to 4, got " + std::to_string(o.dims));
   if (interp_ == interpolation::cosine && o.double_precision) {

@@ -14,7 +14,7 @@ CASES = [  # (option, text)
     ("seed", "-1"), ("seed", "18446744073709551616"), ("seed", "+-3"),
     ("frequency", "0"), ("frequency", "inf"), ("frequency", "0x1p3"), ("frequency", "1e300"),
     ("lacunarity", "-2"), ("persistence", "-0.5"), ("period", "0"), ("period", "1,,2"),
-    ("period", "1,2,3,4,5"), ("fractal", "pink"), ("noise", "simplex"), ("interp", "smooth"),
+    ("period", "1,2,3,4,5"), ("fractal", "pink"), ("noise", "gabor"), ("interp", "smooth"),
     ("normalize", "yes"), ("plane", "tilted"), ("warp", "swirl"), ("warp-octaves", "0"),
     ("warp-frequency", "0"), ("warp-amplitude", "-1"), ("ridged-offset", "5"), ("ridged-gain", "-1"),
 ]
