@@ -13,6 +13,8 @@ namespace perlin::detail {
 namespace {
 
 constexpr double k_inf = std::numeric_limits<double>::infinity();
+/// The largest reach of k_cellular_reach.
+constexpr int k_max_reach = 5;
 
 /// floor(x) as an integer (reduced like lattice_index for |x| >= 2^62, where x is an integer and
 /// its fraction 0) and the fraction t = x - floor(x), exact.
@@ -92,25 +94,22 @@ bool before(const candidate& a, const candidate& b, int dims) noexcept {
 
 struct search {
   const std::uint8_t* perm;
-  const std::array<axis_wrap, k_max_dims>* wraps;
   cellular_distance metric;
   double jitter;
   int dims;
   bool need_f2;
   int reach;
   std::array<double, 4> t{};
-  std::array<std::int64_t, 4> base{};
+  /// The wrapped index I_a of the cell at offset o along axis a: idx[a][o + k_max_reach].
+  std::array<std::array<std::uint32_t, 2 * k_max_reach + 1>, 4> idx{};
   candidate cur;
   candidate best1, best2;
 
   [[nodiscard]] double bound() const noexcept { return need_f2 ? best2.key : best1.key; }
 
-  void leaf() noexcept {
-    std::array<std::uint32_t, 4> idx{};
-    for (int a = 0; a < dims; ++a) {
-      idx[a] = wrap_index(base[a] + cur.o[a], (*wraps)[a]).i0;
-    }
-    const std::uint32_t h = feature_hash(perm, idx.data(), dims);
+  /// `h` is the hash chain through every axis (feature_hash without its missing-index levels).
+  void leaf(std::uint32_t h) noexcept {
+    for (int k = dims; k < 3; ++k) h = perm[h];
     double key = 0.0;
     for (int a = 0; a < dims; ++a) {
       const double v = (static_cast<double>(cur.o[a]) + feature_offset(perm, h, a, jitter)) - t[a];
@@ -127,29 +126,32 @@ struct search {
     }
   }
 
-  void visit(int a, int o, double lb) noexcept {
+  /// Offset o on axis a; `h` is the hash chain through axes 0 to a - 1.
+  void visit(int a, int o, double lb, std::uint32_t h) noexcept {
     cur.o[a] = o;
+    const std::uint32_t i = idx[a][o + k_max_reach];
+    h = a == 0 ? perm[i] : perm[h + i];
     if (a + 1 == dims) {
-      leaf();
+      leaf(h);
     } else {
-      axis(a + 1, lb);
+      axis(a + 1, lb, h);
     }
   }
 
   // Offsets 0, then -1, -2, ... and 1, 2, ... while the partial bound (the axes so far) can still
   // reach the current F2 (or F1): the gaps grow with |o| on each side, so the first cell past the
   // bound ends its side.
-  void axis(int a, double lb) noexcept {
-    visit(a, 0, lb);
+  void axis(int a, double lb, std::uint32_t h) noexcept {
+    visit(a, 0, lb, h);
     for (int o = -1; o >= -reach; --o) {
       const double l = add_term(metric, lb, axis_gap(o, t[a]));
       if (l > bound()) break;
-      visit(a, o, l);
+      visit(a, o, l, h);
     }
     for (int o = 1; o <= reach; ++o) {
       const double l = add_term(metric, lb, axis_gap(o, t[a]));
       if (l > bound()) break;
-      visit(a, o, l);
+      visit(a, o, l, h);
     }
   }
 };
@@ -197,7 +199,6 @@ cellular_result cellular_search(const lattice& l, cellular_distance distance, do
   cellular_result r;
   search s{};
   s.perm = l.perm().data();
-  s.wraps = &wraps_of(l);
   s.metric = distance;
   s.jitter = jitter;
   s.dims = dims;
@@ -211,9 +212,13 @@ cellular_result cellular_search(const lattice& l, cellular_distance distance, do
       r.grad_f2.fill(nan);
       return r;
     }
-    s.base[a] = floor_and_fraction(p[a], (*s.wraps)[a], s.t[a]);
+    const axis_wrap& w = wraps_of(l)[a];
+    const std::int64_t base = floor_and_fraction(p[a], w, s.t[a]);
+    for (int o = -s.reach; o <= s.reach; ++o) {
+      s.idx[a][o + k_max_reach] = wrap_index(base + o, w).i0;
+    }
   }
-  s.axis(0, 0.0);
+  s.axis(0, 0.0, 0);
   const auto value_of = [&](double key) {
     return distance == cellular_distance::euclidean ? std::sqrt(key) : key;
   };
