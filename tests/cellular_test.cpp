@@ -255,6 +255,14 @@ TEST(Cellular, MatchesTheBruteForceSearch1D2D) {
   }
 }
 
+// Up to the documented 2^52, where a double still has fraction bits.
+TEST(Cellular, MatchesTheBruteForceSearchFarOut) {
+  for (int dims = 1; dims <= 3; ++dims) {
+    check_against_brute(lattice(17), dims, 1.0, 300, 140 + dims, -0x1p51, 0x1p51);
+    check_against_brute(periodic(18, {1000, 3, 7, 5}), dims, 1.0, 300, 150 + dims, -0x1p51, 0x1p51);
+  }
+}
+
 TEST(Cellular, MatchesTheBruteForceSearch3D) {
   for (const double j : k_jitters) {
     check_against_brute(lattice(), 3, j, 2000, 31, -300, 300);
