@@ -89,9 +89,6 @@ int answer(F&& body) {
   try {
     body();
     return 0;
-  } catch (const usage_error& e) {
-    g_result.error = e.what();
-    return 400;
   } catch (const perlin::invalid_argument& e) {
     g_result.error = e.what();
     return 400;

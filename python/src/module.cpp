@@ -355,54 +355,45 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
     return out;
   };
   std::vector<std::string> given;
-  try {
-    for (const auto& [key, value] : kw) {
-      const std::string k = key.cast<std::string>();
-      std::string name = k;
-      std::replace(name.begin(), name.end(), '_', '-');
-      if (k == "threads") {
-        const std::int64_t t = to_int64(value, "threads");
-        if (t < 0 || t > 65535)
-          throw py::value_error("threads: must be 0 (every core) to 65535, got " +
-                                std::to_string(t));
-        o.threads = static_cast<unsigned>(t);
-      } else if (k == "strict") {
-        o.strict = to_bool(value, "strict");
-      } else if (k == "recipe") {
-        o.recipe = to_str(value, "recipe");
-      } else if (name == "frames" || name == "loop" || name == "animated" || name == "fps" ||
-                 name == "loop-radius" || name == "time-step") {
-        type_error("render(): " + k +
-                   " is for animations, which `perlin render --frames` writes; render() "
-                   "returns one picture");
-      } else if (const auto* st = perlin_render::find_render_setting(name)) {
-        perlin_render::set_render_setting(o, name, setting_text(*st, value));
-      } else if (perlin::find_option(name) != nullptr) {
-        const perlin::option_info& row = *perlin::find_option(name);
-        o.field.emplace_back(std::string(row.name), option_text(row, value));
-      } else {
-        std::vector<std::string_view> names = {"threads", "strict", "recipe"};
-        std::vector<std::string> owned;
-        for (const auto& st2 : perlin_render::render_settings()) owned.emplace_back(st2.name);
-        for (const auto& row : perlin::field_options()) owned.emplace_back(row.name);
-        for (auto& n : owned) std::replace(n.begin(), n.end(), '-', '_');
-        for (const auto& n : owned) names.push_back(n);
-        const std::string near = perlin::closest_name(k, names);
-        type_error("render() got an unknown option '" + k + "'" +
-                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-      }
+  for (const auto& [key, value] : kw) {
+    const std::string k = key.cast<std::string>();
+    std::string name = k;
+    std::replace(name.begin(), name.end(), '_', '-');
+    if (k == "threads") {
+      const std::int64_t t = to_int64(value, "threads");
+      if (t < 0 || t > 65535)
+        throw py::value_error("threads: must be 0 (every core) to 65535, got " + std::to_string(t));
+      o.threads = static_cast<unsigned>(t);
+    } else if (k == "strict") {
+      o.strict = to_bool(value, "strict");
+    } else if (k == "recipe") {
+      o.recipe = to_str(value, "recipe");
+    } else if (name == "frames" || name == "loop" || name == "animated" || name == "fps" ||
+               name == "loop-radius" || name == "time-step") {
+      type_error("render(): " + k +
+                 " is for animations, which `perlin render --frames` writes; render() "
+                 "returns one picture");
+    } else if (const auto* st = perlin_render::find_render_setting(name)) {
+      perlin_render::set_render_setting(o, name, setting_text(*st, value));
+    } else if (perlin::find_option(name) != nullptr) {
+      const perlin::option_info& row = *perlin::find_option(name);
+      o.field.emplace_back(std::string(row.name), option_text(row, value));
+    } else {
+      std::vector<std::string_view> names = {"threads", "strict", "recipe"};
+      std::vector<std::string> owned;
+      for (const auto& st2 : perlin_render::render_settings()) owned.emplace_back(st2.name);
+      for (const auto& row : perlin::field_options()) owned.emplace_back(row.name);
+      for (auto& n : owned) std::replace(n.begin(), n.end(), '-', '_');
+      for (const auto& n : owned) names.push_back(n);
+      const std::string near = perlin::closest_name(k, names);
+      type_error("render() got an unknown option '" + k + "'" +
+                 (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
-  } catch (const perlin_render::usage_error& e) {
-    throw py::value_error(e.what());
   }
-  perlin_render::render_plan r;
-  try {
-    r = perlin_render::resolve(o);
-    if (r.tiles_x > 0)
-      throw perlin_render::usage_error("--tiles: tiles are files; perlin render writes them");
-  } catch (const perlin_render::usage_error& e) {
-    throw py::value_error(e.what());
-  }
+  // The render's errors are perlin.InvalidArgument (a ValueError) naming the setting.
+  perlin_render::render_plan r = perlin_render::resolve(o);
+  if (r.tiles_x > 0)
+    perlin_render::bad_setting("tiles", "tiles are files; perlin render writes them");
   for (const auto& w : r.warnings) {
     if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
@@ -42,9 +43,9 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
 
 void check_servable(const query& q, const render_plan& plan) {
   constexpr std::size_t preview_max = 2048;
-  if (plan.tiles_x > 0) throw usage_error("--tiles: tiles are files; perlin render writes them");
+  if (plan.tiles_x > 0) bad_setting("tiles", "tiles are files; perlin render writes them");
   if (!q.download && (plan.width > preview_max || plan.height > preview_max)) {
-    throw usage_error("--size: previews are at most 2048x2048 (add download=1 to export larger)");
+    bad_setting("size", "previews are at most 2048x2048 (add download=1 to export larger)");
   }
 }
 
@@ -101,7 +102,7 @@ namespace {
 bool parse_flag(const std::string& name, const std::string& v) {
   if (v == "1" || v == "true" || v.empty()) return true;
   if (v == "0" || v == "false") return false;
-  throw usage_error("--" + name + ": '" + v + "' is not 1 or 0");
+  throw perlin::invalid_argument(perlin::error_kind::value, name, "'" + v + "' is not 1 or 0");
 }
 
 }  // namespace
@@ -114,15 +115,19 @@ query parse_query(const std::multimap<std::string, std::string>& params, const s
   for (const auto& [key, value] : params) {
     // A NUL (%00) would end the text where the option parsers quote it: refused here, shown.
     if (key.find('\0') != std::string::npos) {
-      throw usage_error("the parameter name " + perlin::detail::quoted(key) +
-                        " holds a NUL byte (%00)");
+      throw perlin::invalid_argument(
+          perlin::error_kind::value, "query",
+          "the parameter name " + perlin::detail::quoted(key) + " holds a NUL byte (%00)");
     }
     if (value.find('\0') != std::string::npos) {
-      throw usage_error("--" + key + ": " + perlin::detail::quoted(value) +
-                        " holds a NUL byte (%00), which no option takes");
+      throw perlin::invalid_argument(
+          perlin::error_kind::value, key,
+          perlin::detail::quoted(value) + " holds a NUL byte (%00), which no option takes");
     }
-    if (params.count(key) > 1) throw usage_error("--" + key + ": given more than once");
-    if (value.size() > 4096) throw usage_error("--" + key + ": value too long");
+    if (params.count(key) > 1)
+      throw perlin::invalid_argument(perlin::error_kind::value, key, "given more than once");
+    if (value.size() > 4096)
+      throw perlin::invalid_argument(perlin::error_kind::value, key, "value too long");
   }
   for (const auto& [key, value] : params) {
     if (key == "download") {
@@ -352,7 +357,7 @@ std::string stats_json(const query& q, const render_plan& plan, const frame_valu
 
 std::string shader_json(const render_plan& plan) {
   if (plan.sphere_radius > 0)
-    throw usage_error("the GPU mode draws planes: --projection is drawn on the CPU only");
+    bad_setting("projection", "the GPU mode draws planes; a projection is drawn on the CPU only");
   const std::string source =
       perlin::shader_source(plan.field, {.language = perlin::shader_language::glsl_es,
                                          .dims = plan.dims,

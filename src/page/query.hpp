@@ -23,13 +23,14 @@ struct query {
 };
 
 /// The query's parameters (percent-decoded, as cpp-httplib gives them) as render options, for a
-/// file of extension `ext`. Throws perlin_render::usage_error (a parameter given twice, a value
-/// over 4096 bytes, an unknown name, a bad flag) or perlin::invalid_argument (a bad value).
+/// file of extension `ext`. Throws perlin::invalid_argument naming the parameter, without dashes (a
+/// parameter given twice, a value over 4096 bytes, a bad flag, a bad value; a render setting's
+/// as perlin_render::setting_error), or perlin::unknown_option (an unknown name).
 query parse_query(const std::multimap<std::string, std::string>& params, const std::string& ext);
 
-/// Refuses (usage_error) what the page cannot show, whichever renders it: tiles (files, for
-/// perlin render), and previews above 2048x2048 without download=1 (an export, checked against
-/// the CLI's own limits).
+/// Refuses (perlin_render::setting_error) what the page cannot show, whichever renders it: tiles
+/// (files, for perlin render), and previews above 2048x2048 without download=1 (an export,
+/// checked against the CLI's own limits).
 void check_servable(const query& q, const perlin_render::render_plan& plan);
 
 /// The query made an export of the raw values (.npy): a picture's bits and colormap, which the
@@ -62,7 +63,7 @@ std::string stats_json(const query& q, const perlin_render::render_plan& plan,
 /// the CPU's values: the field's standalone GLSL ES program (docs/gpu.md), the first sample's
 /// point and the step, the size, the black and white (`stretch`: the page takes its own), whether
 /// the picture's values are the field's (no marble or wood formula over them), and the float
-/// shader's bound. Throws usage_error for a sphere projection and perlin::invalid_argument for
+/// shader's bound. Throws setting_error for a sphere projection and perlin::invalid_argument for
 /// what shaders cannot express (the eroded fractal), naming it.
 std::string shader_json(const perlin_render::render_plan& plan);
 

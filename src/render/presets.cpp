@@ -59,8 +59,8 @@ std::string colormap_names() {
 colormap parse_colormap(const std::string& text) {
   colormap m{text, {}};
   const auto bad = [&](const std::string& why) {
-    return usage_error("--colormap: '" + text.substr(0, 60) + "': " + why +
-                       " (stops are T:#RRGGBB separated by commas, T from 0 to 1)");
+    bad_setting("colormap", "'{}': {} (stops are T:#RRGGBB separated by commas, T from 0 to 1)",
+                {text.substr(0, 60), why});
   };
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -68,23 +68,23 @@ colormap parse_colormap(const std::string& text) {
     const std::string item = text.substr(start, comma - start);
     const std::size_t colon = item.find(':');
     if (colon == std::string::npos || item.size() != colon + 8 || item[colon + 1] != '#')
-      throw bad("'" + item + "' is not T:#RRGGBB");
+      bad("'" + item + "' is not T:#RRGGBB");
     double t = 0;
     const auto [p, ec] = perlin::detail::number_from_chars(item.data(), item.data() + colon, t);
     if (ec != std::errc() || p != item.data() + colon || !(t >= 0 && t <= 1))
-      throw bad("'" + item + "' has no T from 0 to 1");
+      bad("'" + item + "' has no T from 0 to 1");
     unsigned rgb = 0;
     const auto [q, ec2] =
         std::from_chars(item.data() + colon + 2, item.data() + item.size(), rgb, 16);
     if (ec2 != std::errc() || q != item.data() + item.size())
-      throw bad("'" + item + "' is not a colour #RRGGBB");
-    if (!m.stops.empty() && !(t > m.stops.back().t)) throw bad("the stops' T must increase");
+      bad("'" + item + "' is not a colour #RRGGBB");
+    if (!m.stops.empty() && !(t > m.stops.back().t)) bad("the stops' T must increase");
     m.stops.push_back({t, {double(rgb >> 16), double((rgb >> 8) & 0xFF), double(rgb & 0xFF)}});
     start = comma + 1;
   }
-  if (m.stops.size() < 2 || m.stops.size() > 32) throw bad("give 2 to 32 stops");
+  if (m.stops.size() < 2 || m.stops.size() > 32) bad("give 2 to 32 stops");
   if (m.stops.front().t != 0 || m.stops.back().t != 1)
-    throw bad("the first stop must be at 0 and the last at 1");
+    bad("the first stop must be at 0 and the last at 1");
   return m;
 }
 

@@ -32,7 +32,7 @@ const colormap* find_colormap(std::string_view name);
 /// "grey, clouds, ...": the valid names for messages.
 std::string colormap_names();
 /// A custom gradient "T:#RRGGBB,T:#RRGGBB,..." (2 to 32 stops, T from 0 to 1 increasing, the
-/// first 0 and the last 1). Throws usage_error naming --colormap.
+/// first 0 and the last 1). Throws setting_error naming colormap.
 colormap parse_colormap(const std::string& text);
 
 /// std::lround without its library call (a call per channel of every pixel): the nearest

@@ -54,10 +54,9 @@ void resolve_output(const render_options& o, render_plan& r) {
     } else if (r.to_stdout) {
       format = "png";
     } else if (ext.empty()) {
-      throw usage_error("--output: '" + o.output + "' has no extension (" + valid +
-                        "), or give --format");
+      bad_setting("output", "'{}' has no extension ({}), or give `format`", {o.output, valid});
     } else {
-      throw usage_error("--output: cannot write '" + ext + "' files (valid: " + valid + ")");
+      bad_setting("output", "cannot write '{}' files (valid: {})", {ext, valid});
     }
   }
   if (format == "png")
@@ -71,12 +70,12 @@ void resolve_output(const render_options& o, render_plan& r) {
   else if (format == "exr")
     r.format = file_format::exr;
   else
-    throw usage_error("--format: " +
-                      perlin::unknown_choice(o.format, std::array<std::string_view, 5>{
-                                                           "png", "npy", "raw", "tiff", "exr"}));
+    bad_setting("format", "{}",
+                {perlin::unknown_choice(o.format, std::array<std::string_view, 5>{
+                                                      "png", "npy", "raw", "tiff", "exr"})});
   if (std::filesystem::path(o.output).filename() == "." ||
       std::filesystem::path(o.output).filename() == "..") {
-    throw usage_error("--output: '" + o.output + "' is a folder; give a file name");
+    bad_setting("output", "'{}' is a folder; give a file name", {o.output});
   }
   r.png = r.format == file_format::png || r.format == file_format::raw16 ||
           (r.format == file_format::tiff && o.bits == 16) ||
@@ -90,13 +89,12 @@ void check_unused(const render_options& o, const render_plan& r,
   std::vector<std::string> given;
   for (const auto& [name, value] : o.field) given.push_back(name);
   for (std::string& w : perlin::unused_options(r.spec, given)) warnings.push_back(std::move(w));
-  if (o.was_given("loop-radius") && !r.loop)
-    throw usage_error("--loop-radius needs --frames N --loop");
+  if (o.was_given("loop-radius") && !r.loop) bad_use("loop-radius", "needs `frames` N and `loop`");
   if (o.was_given("time-step") && (r.frames == 0 || r.loop)) {
-    throw usage_error("--time-step needs --frames N without --loop (a loop moves around a circle)");
+    bad_use("time-step", "needs `frames` N without `loop` (a loop moves around a circle)");
   }
   if (r.to_stdout && (r.frames > 0 || o.tiles[0] > 0))
-    throw usage_error("--output -: frames and tiles are separate files; give a file name");
+    bad_setting("`output` -", "frames and tiles are separate files; give a file name");
 }
 
 void resolve_size(const render_options& o, render_plan& r) {
@@ -104,21 +102,21 @@ void resolve_size(const render_options& o, render_plan& r) {
   r.height = o.size[1];
   if (o.depth) r.depth = static_cast<std::size_t>(*o.depth);
   if (o.frames) r.frames = static_cast<std::size_t>(*o.frames);
-  if (r.frames > 0 && r.depth > 0) throw usage_error("--frames and --depth cannot be combined");
+  if (r.frames > 0 && r.depth > 0) bad_use("`frames` and `depth`", "cannot be combined");
   if (o.tiles[0] > 0) {
     r.tiles_x = o.tiles[0];
     r.tiles_y = o.tiles[1];
     if (r.frames > 0 || r.depth > 0)
-      throw usage_error("--tiles: tiles are 2-D images; --frames and --depth cannot be combined");
+      bad_setting("tiles", "tiles are 2-D images; `frames` and `depth` cannot be combined");
     if (r.width < 2 || r.height < 2)
-      throw usage_error("--tiles: tiles share an edge, so each is at least 2x2 pixels");
+      bad_setting("tiles", "tiles share an edge, so each is at least 2x2 pixels");
     if (o.output.find("{x}") == std::string::npos || o.output.find("{y}") == std::string::npos)
-      throw usage_error(
-          "--tiles: the output names each tile with {x} and {y}, as in -o 'tile_{x}_{y}.png'");
+      bad_setting("tiles",
+                  "the output names each tile with {x} and {y}, as in -o 'tile_{x}_{y}.png'");
   }
-  if (o.loop && r.frames == 0) throw usage_error("--loop needs --frames N");
+  if (o.loop && r.frames == 0) bad_use("loop", "needs `frames` N");
   if (r.depth > 0 && r.format != file_format::npy && r.format != file_format::tiff) {
-    throw usage_error("--depth: a volume is written as .npy or .tif (pages); this format is 2-D");
+    bad_setting("depth", "a volume is written as .npy or .tif (pages); this format is 2-D");
   }
   r.loop = o.loop;
   r.dims = r.frames > 0 ? (r.loop ? 4 : 3) : (r.depth > 0 ? 3 : 2);
@@ -129,24 +127,24 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   switch (r.format) {
     case file_format::npy:
       if (bits_given || o.colormap) {
-        throw usage_error("--bits and --colormap apply to .png output; .npy holds the raw values");
+        bad_use("`bits` and `colormap`", "apply to .png output; .npy holds the raw values");
       }
       break;
     case file_format::raw16:
-      if (bits_given && o.bits != 16) throw usage_error("--bits: a RAW heightmap is 16-bit");
+      if (bits_given && o.bits != 16) bad_setting("bits", "a RAW heightmap is 16-bit");
       if (o.colormap && *o.colormap != "grey")
-        throw usage_error("--colormap: a RAW heightmap is one grey channel");
+        bad_setting("colormap", "a RAW heightmap is one grey channel");
       r.bits = 16;
       break;
     case file_format::tiff:
       if (bits_given && o.bits != 16)
-        throw usage_error("--bits: a TIFF holds the float32 values, or 16-bit grey with --bits 16");
+        bad_setting("bits", "a TIFF holds the float32 values, or 16-bit grey with `bits` 16");
       if (o.colormap && *o.colormap != "grey")
-        throw usage_error("--colormap: a TIFF here is one sample per pixel");
+        bad_setting("colormap", "a TIFF here is one sample per pixel");
       break;
     case file_format::exr:
       if (bits_given)
-        throw usage_error("--bits: an EXR holds float32 values (Y, or RGB with --colormap)");
+        bad_setting("bits", "an EXR holds float32 values (Y, or RGB with `colormap`)");
       break;
     case file_format::png:
       break;
@@ -159,8 +157,8 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
     if (builtin == nullptr) {
       std::vector<std::string_view> valid;
       for (const auto& m : colormaps()) valid.push_back(m.name);
-      throw usage_error("--colormap: " +
-                        perlin::unknown_choice(name, valid, "", "or stops T:#RRGGBB,..."));
+      bad_setting("colormap", "{}",
+                  {perlin::unknown_choice(name, valid, "", "or stops T:#RRGGBB,...")});
     }
     // Built-in maps live for the whole program: a shared_ptr that owns nothing.
     if (builtin != &colormaps().front() && r.png)
@@ -168,53 +166,51 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   }
   if (!r.png) r.cmap = nullptr;  // grey (one channel), or .npy
   if (r.cmap != nullptr && r.bits == 16) {
-    throw usage_error("--bits 16 is for grey images; a colormap gives 8-bit RGB");
+    bad_use("`bits` 16", "is for grey images; a colormap gives 8-bit RGB");
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
   if (o.normals != normals_kind::none) {
     if (r.format != file_format::png && r.format != file_format::exr) {
-      throw usage_error(
-          "--normals: a normal map is written as PNG (RGB, --bits 8 or 16) or EXR (float RGB)");
+      bad_setting("normals",
+                  "a normal map is written as PNG (RGB, `bits` 8 or 16) or EXR (float RGB)");
     }
-    if (o.colormap) throw usage_error("--normals and --colormap are alternatives");
+    if (o.colormap) bad_use("`normals` and `colormap`", "are alternatives");
     if (r.f != formula::plain) {
-      throw usage_error(
-          "--normals: marble and wood are formulas of the noise, not a height; "
-          "use another preset (terrain, clouds ...)");
+      bad_setting("normals",
+                  "marble and wood are formulas of the noise, not a height; "
+                  "use another preset (terrain, clouds ...)");
     }
-    if (r.depth > 0) throw usage_error("--normals: a normal map is 2-D; --depth makes a volume");
+    if (r.depth > 0) bad_setting("normals", "a normal map is 2-D; `depth` makes a volume");
     if (o.invert || o.stretch || o.range.is != render_range::typical)
-      throw usage_error("--normals: --invert, --stretch and --range map heights, not normals");
+      bad_setting("normals", "`invert`, `stretch` and `range` map heights, not normals");
     r.normals = o.normals == normals_kind::opengl ? 1 : -1;
     r.cmap = nullptr;
     r.shaded = false;
     r.height_scale = o.height_scale.value_or(1.0);
   } else if (o.height_scale) {
-    throw usage_error("--height-scale needs --normals");
+    bad_use("height-scale", "needs `normals`");
   }
   r.invert = o.invert;
-  if (r.invert && !r.png)
-    throw usage_error("--invert applies to .png output; .npy holds the raw values");
+  if (r.invert && !r.png) bad_use("invert", "applies to .png output; .npy holds the raw values");
 }
 
 double resolve_step(const render_options& o, const preset& pr) {
-  if (o.step && o.scale) throw usage_error("--step and --scale are alternatives; give one");
+  if (o.step && o.scale) bad_use("`step` and `scale`", "are alternatives; give one");
   double step = pr.step;
   if (o.step) step = *o.step;
   if (o.scale) step = 1.0 / *o.scale;
-  if (!(step > 0) || !std::isfinite(step)) throw usage_error("--step: must be > 0");
+  if (!(step > 0) || !std::isfinite(step)) bad_setting("step", "must be > 0");
   return step;
 }
 
 /// --tileable: whole lattice periods across, periods on the noise, marble's stripes rounded.
 void resolve_tiling(double step, render_plan& r) {
   perlin::field_spec& spec = r.spec;
-  if (r.f == formula::wood) throw usage_error("--tileable: the wood preset's rings cannot wrap");
+  if (r.f == formula::wood) bad_setting("tileable", "the wood preset's rings cannot wrap");
   if (spec.lacunarity != std::floor(spec.lacunarity) || spec.lacunarity >= 4294967296.0) {
-    throw usage_error(
-        "--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps");
+    bad_setting("tileable", "needs an integer `lacunarity` below 2^32, so that every octave wraps");
   }
-  if (!spec.period.empty()) throw usage_error("--tileable sets the periods itself; drop --period");
+  if (!spec.period.empty()) bad_use("tileable", "sets the periods itself; drop `period`");
   // A warp tiles when P x warp-frequency is whole (warp.hpp): P becomes a multiple of the
   // smallest m that makes m x warp-frequency whole.
   double multiple = 1;
@@ -224,9 +220,9 @@ void resolve_tiling(double step, render_plan& r) {
       ++multiple;
     }
     if (multiple > 1024) {
-      throw usage_error(
-          "--tileable: a warped field tiles only when --warp-frequency is a fraction with a "
-          "denominator up to 1024 (such as 0.25 or 1.5)");
+      bad_setting("tileable",
+                  "a warped field tiles only when `warp-frequency` is a fraction with a "
+                  "denominator up to 1024 (such as 0.25 or 1.5)");
     }
   }
   // A whole number of lattice cells must fit: P = round(W * S * F) cells across (S the step, F
@@ -239,7 +235,7 @@ void resolve_tiling(double step, render_plan& r) {
     const double cells =
         multiple * std::max(1.0, std::round(static_cast<double>(extent[k]) * step * f / multiple));
     if (!(cells <= static_cast<double>(perlin::k_max_period))) {
-      throw usage_error("--tileable: more than 2^31-1 lattice cells across");
+      bad_setting("tileable", "more than 2^31-1 lattice cells across");
     }
     r.step[k] = cells / f / static_cast<double>(extent[k]);
     periods.push_back(static_cast<std::int64_t>(cells));
@@ -275,9 +271,10 @@ void check_coordinates(const render_plan& r) {
   constexpr double k_max = perlin::k_max_coordinate;
   const auto check = [](double v, std::size_t axis) {
     if (!(std::abs(v) <= k_max)) {
-      throw usage_error("--origin, --offset, --step: the pixels would sample the coordinate " +
-                        perlin::detail::number_text(v) + " on axis " + std::to_string(axis) +
-                        ", beyond 2^52 (the coordinates every front accepts)");
+      bad_setting("`origin`, `offset`, `step`",
+                  "the pixels would sample the coordinate {} on axis {}, beyond 2^52 (the "
+                  "coordinates every front accepts)",
+                  {perlin::detail::number_text(v), std::to_string(axis)});
     }
   };
   // The first and last sample along x, y (and z of a volume).
@@ -331,7 +328,7 @@ void resolve_range(const render_options& o, render_plan& r) {
   }
   r.stretch = o.stretch;
   if (r.stretch && o.range.is != render_range::typical)
-    throw usage_error("--stretch and --range are alternatives");
+    bad_use("`stretch` and `range`", "are alternatives");
 }
 
 /// Bytes a sample needs at the peak of a frame, every copy counted: the float values, a relief's
@@ -364,24 +361,24 @@ std::uint64_t bytes_per_sample(const render_plan& r) {
 void resolve_file_layout(const render_options& o, render_plan& r) {
   const bool tiff = r.format == file_format::tiff;
   if (o.tiff_tiles) {
-    if (!tiff) throw usage_error("--tiff-tiles: tiles are a TIFF layout; write a .tif");
+    if (!tiff) bad_setting("tiff-tiles", "tiles are a TIFF layout; write a .tif");
     const auto most = static_cast<std::int64_t>(perlin::max_tiff_tile(r.width, r.height));
     if (*o.tiff_tiles < 16 || *o.tiff_tiles > most || *o.tiff_tiles % 16 != 0) {
-      throw usage_error("--tiff-tiles: a TIFF tile's side is a multiple of 16 from 16 to " +
-                        std::to_string(perlin::k_max_tiff_tile) + ", at most " +
-                        std::to_string(most) +
-                        " here (the image's longer side rounded up to a multiple of 16), got " +
-                        std::to_string(*o.tiff_tiles));
+      bad_setting("tiff-tiles",
+                  "a TIFF tile's side is a multiple of 16 from 16 to {}, at most {} here (the "
+                  "image's longer side rounded up to a multiple of 16), got {}",
+                  {std::to_string(perlin::k_max_tiff_tile), std::to_string(most),
+                   std::to_string(*o.tiff_tiles)});
     }
     r.tiff_tile = static_cast<std::size_t>(*o.tiff_tiles);
   }
   if (tiff && o.was_given("compression")) r.tiff_deflate = o.compression;
-  if (tiff && r.depth > 65535) throw usage_error("--depth: a TIFF holds at most 65535 pages");
+  if (tiff && r.depth > 65535) bad_setting("depth", "a TIFF holds at most 65535 pages");
   if (o.crs.empty()) {
     if (!o.geo_origin.empty() || !o.geo_pixel_size.empty())
-      throw usage_error("--geo-origin and --geo-pixel-size need --crs EPSG:N");
+      bad_use("`geo-origin` and `geo-pixel-size`", "need `crs` EPSG:N");
   } else {
-    if (!tiff) throw usage_error("--crs: georeferencing is written as GeoTIFF tags; write a .tif");
+    if (!tiff) bad_setting("crs", "georeferencing is written as GeoTIFF tags; write a .tif");
     r.crs = o.crs;
     if (!o.geo_origin.empty()) r.geo_origin = {o.geo_origin[0], o.geo_origin[1]};
     if (!o.geo_pixel_size.empty()) r.geo_pixel = {o.geo_pixel_size[0], o.geo_pixel_size[1]};
@@ -415,9 +412,11 @@ void check_memory(const render_plan& r) {
                                          static_cast<double>(per_sample);
     char text[64];
     std::snprintf(text, sizeof text, "%.0f", need);
-    throw usage_error(std::string("--size: the render would need ") + text +
-                      (r.streamed ? " bytes of memory for one band of rows" : " bytes of memory") +
-                      ", over the limit of " + std::to_string(k_memory_limit) + " bytes (4 GiB)");
+    // Of kind size: the server answers it 413 (too large), not 400.
+    bad_setting("size",
+                "the render would need {} bytes of memory{}, over the limit of {} bytes (4 GiB)",
+                {text, r.streamed ? " for one band of rows" : "", std::to_string(k_memory_limit)},
+                perlin::error_kind::size);
   }
 }
 
@@ -426,45 +425,44 @@ void check_memory(const render_plan& r) {
 void resolve_projection(const render_options& o, render_plan& r) {
   if (o.projection != projection_kind::plane) {
     if (r.frames > 0 || r.depth > 0 || r.tiles_x > 0) {
-      throw usage_error(
-          "--projection: a planet is a 2-D texture; --frames, --depth and --tiles cannot be "
-          "combined with it");
+      bad_setting("projection",
+                  "a planet is a 2-D texture; `frames`, `depth` and `tiles` cannot be combined "
+                  "with it");
     }
-    if (!o.offset.empty()) throw usage_error("--projection: --offset crops the plane only");
+    if (!o.offset.empty()) bad_setting("projection", "`offset` crops the plane only");
     r.cubemap = o.projection == projection_kind::cubemap;
     if (r.cubemap) {
       if (r.width != r.height)
-        throw usage_error("--projection cubemap: the faces are square; give --size NxN");
+        bad_setting("`projection` cubemap", "the faces are square; give `size` NxN");
       if (o.output.find("{face}") == std::string::npos || r.to_stdout) {
-        throw usage_error(
-            "--projection cubemap: the output names each face with {face}, as in -o "
-            "'planet_{face}.png'");
+        bad_setting("`projection` cubemap",
+                    "the output names each face with {face}, as in -o 'planet_{face}.png'");
       }
     }
     const double w = static_cast<double>(r.width) * r.step[0];
     r.sphere_radius =
         o.radius.value_or(r.cubemap ? 2 * w / std::numbers::pi : w / (2 * std::numbers::pi));
-    if (!std::isfinite(r.sphere_radius)) throw usage_error("--radius: must be finite");
+    if (!std::isfinite(r.sphere_radius)) bad_setting("radius", "must be finite");
     r.dims = 3;
   } else if (o.radius) {
-    throw usage_error("--radius needs --projection equirect or cubemap");
+    bad_use("radius", "needs `projection` equirect or cubemap");
   }
 }
 
 /// PNG and TIFF compression, and --animated's APNG with its --fps.
 void resolve_encoding(const render_options& o, render_plan& r) {
   if (o.compression < 0 || o.compression > 9) {
-    throw usage_error("--compression: must be 0 to 9, got " + std::to_string(o.compression));
+    bad_setting("compression", "must be 0 to 9, got {}", {std::to_string(o.compression)});
   }
   if (o.was_given("compression") && r.format != file_format::png && r.format != file_format::tiff)
     r.warnings.push_back("--compression has no effect on .npy, RAW or EXR files");
   r.compression = o.compression;
   if (o.animated) {
-    if (r.frames == 0) throw usage_error("--animated needs --frames N");
+    if (r.frames == 0) bad_use("animated", "needs `frames` N");
     if (r.format != file_format::png || r.to_stdout)
-      throw usage_error("--animated writes one .png file (an APNG)");
+      bad_use("animated", "writes one .png file (an APNG)");
   }
-  if (o.was_given("fps") && !o.animated) throw usage_error("--fps needs --animated");
+  if (o.was_given("fps") && !o.animated) bad_use("fps", "needs `animated`");
   r.animated = o.animated;
   r.fps = o.fps;
 }
@@ -488,12 +486,12 @@ void check_output_names(const render_plan& r) {
     if (std::find(valid.begin(), valid.end(), token) != valid.end()) continue;
     std::string list;
     for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
-    throw usage_error(
-        "--output: '" + std::string(token) + "' in '" + out + "' is not a placeholder " +
-        (list.empty() ? "of this render, which writes one file"
-                      : "this render fills (valid here: " + list + ")") +
-        "; the placeholders are {frame} with --frames, {x} and {y} with --tiles, {face} with "
-        "--projection cubemap");
+    bad_setting("output",
+                "'{}' in '{}' is not a placeholder {}; the placeholders are {frame} with `frames`, "
+                "{x} and {y} with `tiles`, {face} with `projection` cubemap",
+                {token, out,
+                 list.empty() ? "of this render, which writes one file"
+                              : "this render fills (valid here: " + list + ")"});
   }
   if (r.tiles_x == 0) return;
   std::unordered_map<std::string, std::size_t> seen;
@@ -504,9 +502,10 @@ void check_output_names(const render_plan& r) {
     const auto tile = [&](std::size_t i) {
       return "(" + std::to_string(i % r.tiles_x) + ", " + std::to_string(i / r.tiles_x) + ")";
     };
-    throw usage_error("--tiles: tiles " + tile(it->second) + " and " + tile(k) +
-                      " would both be written to '" + it->first +
-                      "'; separate {x} and {y}, as in -o 'tile_{x}_{y}.png'");
+    bad_setting("tiles",
+                "tiles {} and {} would both be written to '{}'; separate {x} and {y}, as in -o "
+                "'tile_{x}_{y}.png'",
+                {tile(it->second), tile(k), it->first});
   }
 }
 
@@ -515,7 +514,7 @@ const preset& preset_of(const render_options& o) {
   if (found == nullptr) {
     std::vector<std::string_view> valid;
     for (const auto& p : presets()) valid.push_back(p.name);
-    throw usage_error("--preset: " + perlin::unknown_choice(o.preset, valid, ""));
+    bad_setting("preset", "{}", {perlin::unknown_choice(o.preset, valid, "")});
   }
   return *found;
 }

@@ -158,7 +158,7 @@ using render_setting = render_setting_info;
 /// The setting of that name, or nullptr.
 [[nodiscard]] const render_setting_info* find_render_setting(std::string_view name);
 /// Sets one render setting from text through its row (render_setting_info::set), and records
-/// the text in `settings` (replacing an earlier value); throws usage_error naming --NAME, or
+/// the text in `settings` (replacing an earlier value); throws setting_error naming NAME, or
 /// perlin::unknown_option for a name that is not a setting.
 void set_render_setting(render_options& o, std::string_view name, std::string_view value);
 /// The render settings of `o` that were given, as recipe pairs, in render_setting_names() order.
@@ -259,14 +259,14 @@ struct render_plan {
   [[nodiscard]] std::string frame_path(std::size_t frame) const;
 };
 
-/// Resolves the options against the preset and the recipe. Throws usage_error (exit 2) or
-/// perlin::invalid_argument for bad options.
+/// Resolves the options against the preset and the recipe. Throws setting_error for bad render
+/// settings and combinations, perlin::invalid_argument for bad field options.
 render_plan resolve(render_options o);
 
 /// The field a render of `o` samples: the preset's field options, then the recipe's (a recipe
 /// names the whole field: it replaces the preset's), then the options given; the aligned plane
 /// where periods need it. The recipe's render settings that `o` did not give are set in `o`.
-/// What `perlin recipe --preset` prints and resolve() renders. Throws usage_error (an unknown
+/// What `perlin recipe --preset` prints and resolve() renders. Throws setting_error (an unknown
 /// preset) or perlin::invalid_argument.
 [[nodiscard]] perlin::field_spec render_field(render_options& o);
 

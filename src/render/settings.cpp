@@ -22,21 +22,19 @@ namespace perlin_render {
 
 namespace {
 
-std::string flag_name(std::string_view name) { return "--" + std::string(name); }
-
-/// Runs `body`, turning the table parsers' perlin::invalid_argument into a usage_error naming
-/// --NAME (the render's settings are the CLI's options).
+/// Runs `body`, turning the table parsers' perlin::invalid_argument "NAME: ..." into a
+/// setting_error naming the setting (which the CLI words as its flag).
 template <class F>
-void as_usage(std::string_view name, F&& body) {
+void as_setting(std::string_view name, F&& body) {
   try {
     body();
   } catch (const perlin::unknown_option&) {
     throw;
   } catch (const perlin::invalid_argument& e) {
-    std::string what = e.what();
+    std::string_view what = e.what();
     const std::string prefix = std::string(name) + ": ";
-    if (what.rfind(prefix, 0) == 0) what = what.substr(prefix.size());
-    throw usage_error(flag_name(name) + ": " + what);
+    if (what.substr(0, prefix.size()) == prefix) what.remove_prefix(prefix.size());
+    bad_setting(name, "{}", {what}, e.kind());
   }
 }
 
@@ -518,7 +516,7 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
     perlin::detail::throw_unknown_option("unknown option " + d::quoted(name) +
                                          (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
-  as_usage(name, [&] { s->set(o, value); });
+  as_setting(name, [&] { s->set(o, value); });
   const auto same = [&](const auto& p) { return p.first == name; };
   o.settings.erase(std::remove_if(o.settings.begin(), o.settings.end(), same), o.settings.end());
   o.settings.emplace_back(std::string(name), std::string(value));

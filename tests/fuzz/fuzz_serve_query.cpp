@@ -69,8 +69,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check_json_string(perlin_page::json_string(perlin_page::command_of(q, ext)));
       check_json_string(perlin_page::json_string(perlin_page::python_of(q)));
       check_json_string(perlin_page::json_string(perlin_page::cpp_of(plan)));
-    } catch (const perlin_render::usage_error& e) {
-      check_json_string(perlin_page::json_string(e.what()));
     } catch (const perlin::invalid_argument& e) {
       check_json_string(perlin_page::json_string(e.what()));
     }

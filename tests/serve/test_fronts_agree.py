@@ -52,3 +52,47 @@ def test_every_front_accepts_the_same_text(perlin_exe, server, name, text):
     assert status == 200
     perlin = pytest.importorskip("perlin")
     assert perlin.Field.from_recipe("perlin=1&" + urllib.parse.urlencode({name: text})).recipe
+
+
+SETTING_CASES = [  # (query, the library's message, the CLI's message)
+    ({"size": "0x0"}, "size: '0x0' is not AxB with A and B from 1 to 2147483647",
+     "--size: '0x0' is not AxB with A and B from 1 to 2147483647"),
+    ({"bits": "12"}, "bits: must be 8 or 16", "--bits: must be 8 or 16"),
+    ({"projection": "sphere"}, "projection: unknown value 'sphere' (valid: equirect, cubemap, plane)",
+     "--projection: unknown value 'sphere' (valid: equirect, cubemap, plane)"),
+    ({"step": "1", "scale": "2"}, "step and scale: are alternatives; give one",
+     "--step and --scale are alternatives; give one"),
+    ({"tileable": "1", "lacunarity": "2.5"},
+     "tileable: needs an integer lacunarity below 2^32, so that every octave wraps",
+     "--tileable: needs an integer --lacunarity below 2^32, so that every octave wraps"),
+    ({"normals": "opengl", "invert": "1"}, "normals: invert, stretch and range map heights, not normals",
+     "--normals: --invert, --stretch and --range map heights, not normals"),
+]
+
+
+@pytest.mark.parametrize("query,message,cli", SETTING_CASES)
+def test_a_render_setting_is_named_as_each_front_names_it(perlin_exe, server, tmp_path, query, message, cli):
+    """The library names a render setting as the query, the recipe and the keyword do; the CLI
+    says its flags."""
+    status, _, body = get(server, "/stats.json?" + urllib.parse.urlencode({"size": "8x8", **query}))
+    assert status == 400 and json.loads(body)["error"] == message
+    flags = [arg for name, value in query.items()
+             for arg in (["--" + name] if value == "1" and name in ("tileable", "invert") else ["--" + name, value])]
+    size = [] if "size" in query else ["--size", "8x8"]
+    assert cli_message(perlin_exe, "render", "-q", "-o", str(tmp_path / "x.png"), *size, *flags) == cli
+    perlin = pytest.importorskip("perlin")
+    def keyword(name, value):
+        if name in ("tileable", "invert"):
+            return value == "1"
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+        return value
+    keywords = {name.replace("-", "_"): keyword(name, value) for name, value in query.items()}
+    if "size" not in keywords:
+        keywords["size"] = (8, 8)
+    with pytest.raises(ValueError) as e:
+        perlin.render(**keywords)
+    assert str(e.value) == message

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "eval.hpp"
+#include "nodes_command.hpp"
 #include "noise_flags.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
@@ -21,6 +22,7 @@
 #include "perlin/version.hpp"
 #include "render.hpp"
 #include "serve.hpp"
+#include "usage.hpp"
 
 namespace {
 
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
   perlin_cli::add_serve_command(app, run);
   perlin_cli::add_options_command(app, run);
   perlin_cli::add_shader_command(app, run);
+  perlin_cli::add_nodes_command(app, run);
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string valid;
@@ -147,7 +150,10 @@ int main(int argc, char** argv) {
   try {
     return finish_stdout(run ? run() : 2);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "perlin: error: %s\n", e.what());
+    // The render's setting errors name settings; the CLI says them as its flags.
+    const auto* setting = dynamic_cast<const perlin_render::setting_error*>(&e);
+    std::fprintf(stderr, "perlin: error: %s\n",
+                 setting != nullptr ? perlin_cli::flag_message(*setting).c_str() : e.what());
     // A bad option value (the library names the parameter) is a usage error; the rest failed.
     const bool usage = dynamic_cast<const perlin::invalid_argument*>(&e) != nullptr ||
                        dynamic_cast<const perlin_cli::usage_error*>(&e) != nullptr;

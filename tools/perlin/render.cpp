@@ -34,6 +34,7 @@
 #include "progress.hpp"
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
+#include "usage.hpp"
 
 namespace perlin_cli {
 

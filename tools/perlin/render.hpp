@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "usage.hpp"  // usage_error, which the commands throw
+
 namespace perlin_cli {
 
 /// Registers the subcommand; `run` is set to the action to take once parsing succeeded.

@@ -40,6 +40,7 @@
 #include "render_pipeline.hpp"
 #include "render_plan.hpp"
 #include "runtime/text.hpp"
+#include "usage.hpp"
 
 namespace perlin_cli {
 
@@ -206,8 +207,9 @@ render_plan resolve_servable(const query& q) {
   render_plan plan;
   try {
     plan = resolve(q.options);
-  } catch (const usage_error& e) {
-    if (std::string_view(e.what()).starts_with("--size: the render would need")) {
+  } catch (const perlin::invalid_argument& e) {
+    // The memory limit is the size's error of kind size (a bad size's text is of kind value).
+    if (e.parameter() == "size" && e.kind() == perlin::error_kind::size) {
       throw http_error(413, std::string(e.what()) + "; the server renders at most " +
                                 std::to_string(k_request_memory >> 20) +
                                 " MiB a request: use perlin render for larger files");
@@ -275,7 +277,7 @@ rendered render_query(const query& q, const client_connection& client) {
 }
 
 /// Runs `body`, turning every failure into a JSON error with the right status: a bad option is
-/// 400 with the CLI's message; anything else is 500. The server never dies on a request.
+/// 400 with the library's message; anything else is 500. The server never dies on a request.
 template <class F>
 void answer(httplib::Response& res, F&& body) {
   try {
@@ -286,9 +288,6 @@ void answer(httplib::Response& res, F&& body) {
   } catch (const http_error& e) {
     res.status = e.status;
     if (e.retry_after > 0) res.set_header("Retry-After", std::to_string(e.retry_after));
-    res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
-  } catch (const usage_error& e) {
-    res.status = 400;
     res.set_content("{\"error\":" + json_string(e.what()) + "}", "application/json");
   } catch (const perlin::invalid_argument& e) {
     res.status = 400;
