@@ -15,6 +15,8 @@
 #include "eval_line.hpp"
 #include "noise_flags.hpp"
 #include "perlin/field.hpp"
+#include "perlin/graph.hpp"
+#include "perlin/option_table.hpp"
 #include "runtime/parallel.hpp"
 
 namespace perlin_cli {
@@ -43,15 +45,15 @@ void print_values(const T* v, int count, std::string& buf) {
   buf.push_back('\n');
 }
 
-template <class T>
-void eval_point(const perlin::field& field, const double* p, int n, bool derivatives,
-                std::string& buf) {
+/// F: a perlin::field or a perlin::graph (both have eval for double and float points).
+template <class T, class F>
+void eval_point(const F& field, const double* p, int n, bool derivatives, std::string& buf) {
   T x[4];
   for (int k = 0; k < n; ++k) x[k] = static_cast<T>(p[k]);
   T out[5];
-  out[0] = field.eval<T>(
-      std::span<const T>(x, static_cast<std::size_t>(n)),
-      derivatives ? std::span<T>(out + 1, static_cast<std::size_t>(n)) : std::span<T>());
+  out[0] =
+      field.eval(std::span<const T>(x, static_cast<std::size_t>(n)),
+                 derivatives ? std::span<T>(out + 1, static_cast<std::size_t>(n)) : std::span<T>());
   print_values(out, derivatives ? n + 1 : 1, buf);
 }
 
@@ -139,8 +141,9 @@ bool is_blank_line(const std::string& line) {
 }
 
 /// One line: parsed, evaluated and printed into `buf`; throws line_error.
-void eval_line(const eval_options& o, const perlin::field& field, const std::string& line,
-               std::size_t number, std::string& buf) {
+template <class F>
+void eval_line(const eval_options& o, const F& field, const std::string& line, std::size_t number,
+               std::string& buf) {
   if (is_blank_line(line)) return;  // blank lines (a trailing one, say) are skipped
   double p[4];
   const int n = parse_line(line, number, p);
@@ -166,8 +169,8 @@ struct block_part {
 /// in order, so the output is the same for every thread count, and memory stays bounded.
 constexpr std::size_t k_block_lines = 16384;
 
-int run_eval(const eval_options& o) {
-  const perlin::field field = perlin::make_field(o.spec);
+template <class F>
+int run_eval(const eval_options& o, const F& field) {
   line_reader in;
   std::vector<std::string> lines(k_block_lines);
   std::string buf;
@@ -226,6 +229,19 @@ int run_eval(const eval_options& o) {
   return 0;
 }
 
+/// Whether a --recipe is a graph: JSON, or a recipe of another version than 1 (a version-1
+/// recipe is a field's, which the flags may override).
+bool is_graph_recipe(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n?");
+  if (first == std::string_view::npos) return false;
+  if (text[first] == '{') return true;
+  const std::string_view rest = text.substr(first);
+  return rest.rfind("perlin=", 0) == 0 &&
+         !(rest.rfind("perlin=1", 0) == 0 &&
+           (rest.size() == 8 || rest[8] == '&' || rest[8] == ' ' || rest[8] == '\t' ||
+            rest[8] == '\n' || rest[8] == '\r'));
+}
+
 }  // namespace
 
 void add_eval_command(CLI::App& app, std::function<int()>& run) {
@@ -248,10 +264,25 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
   cmd->callback([opts, &run] {
     run = [opts] {
       std::vector<std::string> warnings;
+      if (is_graph_recipe(opts->flags.recipe)) {
+        // A graph (docs/graphs.md): its fields carry their own options.
+        if (!opts->flags.given.empty()) {
+          throw perlin::invalid_argument(perlin::error_kind::value,
+                                         "--" + opts->flags.given[0].first,
+                                         "a graph's fields take their options in the graph "
+                                         "(ID.NAME=VALUE), not as flags");
+        }
+        std::vector<std::pair<std::string, std::string>> skipped;
+        const perlin::graph g = perlin::graph::from_text(opts->flags.recipe, &skipped);
+        if (auto w = perlin::recipe_skipped_warning(skipped); !w.empty()) {
+          std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+        }
+        return run_eval(*opts, g);
+      }
       opts->spec = spec_of(opts->flags, warnings);
       for (const std::string& w : warnings)
         std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
-      return run_eval(*opts);
+      return run_eval(*opts, perlin::make_field(opts->spec));
     };
   });
 }
