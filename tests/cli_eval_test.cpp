@@ -4,8 +4,10 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -43,6 +45,49 @@ TEST(CliEval, ReproducesEveryReferenceValue) {
   const auto r = run_perlin("eval --dims 3", input);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, expected);
+}
+
+// `perlin eval --noise simplex` prints Gustavson's SimplexNoise.noise values bit for bit:
+// tests/data/simplex_gustavson_{2,3,4}d.txt, the points as their decimals (each the exact
+// double), the values from their hex bits, printed with 17 significant digits.
+TEST(CliEval, SimplexGivesGustavsonsGoldenValues) {
+  for (int dims = 2; dims <= 4; ++dims) {
+    std::ifstream data(std::string(PERLIN_TEST_DATA) + "/simplex_gustavson_" +
+                       std::to_string(dims) + "d.txt");
+    std::string input, expected, line;
+    int rows = 0;
+    while (std::getline(data, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream decimals(line.substr(0, line.find('\t')));
+      std::istringstream hex(line.substr(line.find('\t') + 1));
+      std::string x, h;
+      for (int k = 0; k < dims; ++k) {
+        decimals >> x;
+        input += (k ? " " : "") + x;
+      }
+      input += "\n";
+      for (int k = 0; k <= dims; ++k) hex >> h;
+      double v;
+      const std::uint64_t b = std::stoull(h, nullptr, 16);
+      std::memcpy(&v, &b, sizeof v);
+      expected += fmt17(v) + "\n";
+      ++rows;
+    }
+    ASSERT_EQ(rows, 2000);
+    const auto r = run_perlin("eval --noise simplex --dims " + std::to_string(dims), input);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, expected) << dims << "-D";
+  }
+  // What it refuses, and why.
+  const auto one = run_perlin("eval --noise simplex", "0.5\n");
+  EXPECT_EQ(one.status, 2);  // a usage error: the options ask for a noise without 1-D
+  EXPECT_NE(one.err.find("simplex noise takes 2 to 4 coordinates, got 1: Gustavson's simplex "
+                         "noise is defined in 2-D, 3-D and 4-D only"),
+            std::string::npos)
+      << one.err;
+  const auto tiled = run_perlin("eval --noise simplex --period 8", "0.5 0.5\n");
+  EXPECT_NE(tiled.status, 0);
+  EXPECT_NE(tiled.err.find("period: simplex noise has no periods"), std::string::npos) << tiled.err;
 }
 
 TEST(CliEval, DimensionFromEachLine) {

@@ -62,7 +62,7 @@ const std::vector<option_info>& rows() {
        .help = "Value-noise interpolation: linear, cosine, cubic or quintic",
        .choices = interpolation_names,
        .used = is_value,
-       .unused_reason = "has no effect on improved noise (it is for --noise value)",
+       .unused_reason = "has no effect on this noise (it is for --noise value)",
        .member = &field_spec::interp},
       {.name = "seed",
        .type = T::seed,
