@@ -202,6 +202,47 @@ static void check_seeds(const char* recipes_path) {
   CHECK(cases >= 9);
 }
 
+/* Stefan Gustavson's simplex noise through the recipe noise=simplex: the first rows of
+ * simplex_gustavson_{2,3,4}d.txt (beside recipes.txt; "x y ... v TAB bits ..."), bit for bit
+ * from the hex bits. */
+static void check_simplex(const char* recipes_path) {
+  char path[4096], line[1024], name[64];
+  int dims, cases = 0;
+  perlin_field* f = perlin_field_from_recipe("perlin=1&noise=simplex");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  for (dims = 2; dims <= 4; ++dims) {
+    int rows = 0;
+    FILE* in;
+    snprintf(name, sizeof name, "simplex_gustavson_%dd.txt", dims);
+    beside(recipes_path, name, path, sizeof path);
+    in = fopen(path, "r");
+    CHECK(in != NULL);
+    if (in == NULL) continue;
+    while (rows < 60 && fgets(line, sizeof line, in) != NULL) {
+      double p[5], got;
+      char* s = strchr(line, '\t');
+      int k;
+      if (line[0] == '#' || s == NULL) continue;
+      for (k = 0; k <= dims; ++k) {
+        unsigned long long b = strtoull(s + 1, &s, 16);
+        memcpy(&p[k], &b, sizeof p[k]);
+      }
+      got = perlin_field_eval(f, dims, p);
+      if (memcmp(&got, &p[dims], sizeof got) != 0) {
+        fprintf(stderr, "simplex %d-D at %.17g %.17g: %.17g, want %.17g\n", dims, p[0], p[1], got,
+                p[dims]);
+        ++failures;
+      }
+      ++rows;
+      ++cases;
+    }
+    fclose(in);
+  }
+  CHECK(cases == 180);
+  perlin_field_free(f);
+}
+
 /* The version is the project's: the project() line of the top CMakeLists.txt, two folders above
  * the data; the header's PERLIN_VERSION_* say the same. */
 static void check_version(const char* recipes_path) {
@@ -247,6 +288,7 @@ int main(int argc, char** argv) {
   CHECK(f != NULL);
   check_version(argv[2]);
   check_seeds(argv[2]);
+  check_simplex(argv[2]);
   check_shaders();
   check_recipe_lengths();
   check_page_recipe();

@@ -160,6 +160,29 @@ public static class PerlinTest
             ++seeds;
         }
         Check(seeds >= 9, "9 seed check values");
+        // Stefan Gustavson's simplex noise through the recipe noise=simplex: the first rows of
+        // simplex_gustavson_{2,3,4}d.txt bit for bit (from the bits after the tab).
+        using (var sx = Perlin.FromRecipe("perlin=1&noise=simplex"))
+        {
+            int simplexRows = 0;
+            for (int dims = 2; dims <= 4; ++dims)
+            {
+                int taken = 0;
+                foreach (var line in File.ReadAllLines(Path.Combine(data, "simplex_gustavson_" + dims + "d.txt")))
+                {
+                    if (line.StartsWith("#") || taken == 60) continue;
+                    var hex = line.Split('\t')[1].Split(' ');
+                    var point = new double[dims];
+                    for (int k = 0; k < dims; ++k) point[k] = BitConverter.Int64BitsToDouble(Convert.ToInt64(hex[k], 16));
+                    double got = sx.Eval(point);
+                    Check(BitConverter.DoubleToInt64Bits(got) == Convert.ToInt64(hex[dims], 16),
+                          "simplex " + line + " -> " + got.ToString("R", CultureInfo.InvariantCulture));
+                    ++taken;
+                    ++simplexRows;
+                }
+            }
+            Check(simplexRows == 180, "180 simplex golden rows");
+        }
         // The golden recipes: each gives its value bit for bit and writes itself back unchanged.
         int cases = 0;
         foreach (var line in File.ReadAllLines(Path.Combine(data, "recipes.txt")))

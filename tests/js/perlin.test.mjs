@@ -53,6 +53,21 @@ test("the seed check values of docs/seeding.md (seeds.txt), bit for bit", () => 
   assert.ok(n >= 9, `${n} seed check values`);
 });
 
+test("simplex through the recipe noise=simplex: Gustavson's golden values, bit for bit", () => {
+  const f = Field.fromRecipe("perlin=1&noise=simplex");
+  let n = 0;
+  for (const dims of [2, 3, 4]) {
+    for (const line of rows(`simplex_gustavson_${dims}d.txt`).slice(0, 60)) {
+      const hex = line.split("\t")[1].split(" ");
+      const point = hex.slice(0, dims).map(fromBits);
+      assert.equal(bits(f.eval(...point)), hex[dims], line);
+      ++n;
+    }
+  }
+  assert.equal(n, 180);
+  f.dispose();
+});
+
 test("Ken Perlin's reference values, bit for bit", () => {
   const f = new Field();
   assert.equal(f.eval(3.14, 42, 7), 0.13691995878400012);

@@ -53,6 +53,25 @@ for line in io.lines(data .. "/seeds.txt") do
   end
 end
 check(seeds >= 9, "9 seed check values")
+-- Stefan Gustavson's simplex noise through the recipe noise=simplex: the first rows of
+-- tests/data/simplex_gustavson_{2,3,4}d.txt (the decimals, 17 digits, read back to the same doubles).
+local simplex = perlin.from_recipe("perlin=1&noise=simplex")
+local simplex_rows = 0
+for dims = 2, 4 do
+  local taken = 0
+  for line in io.lines(data .. "/simplex_gustavson_" .. dims .. "d.txt") do
+    if line:sub(1, 1) ~= "#" and taken < 60 then
+      local v = {}
+      for x in line:match("^([^\t]+)\t"):gmatch("%S+") do v[#v + 1] = tonumber(x) end
+      local want = table.remove(v)
+      local got = simplex:eval((table.unpack or unpack)(v))
+      check(got == want, "simplex " .. line .. " -> " .. string.format("%.17g", got))
+      taken = taken + 1
+      simplex_rows = simplex_rows + 1
+    end
+  end
+end
+check(simplex_rows == 180, "180 simplex golden rows")
 local w, h = 40, 30
 local g = f:grid(w, h, {x0 = -1.5, y0 = 2.25, step = 1 / 16})
 local base = (type(g) == "table") and 1 or 0

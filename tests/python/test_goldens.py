@@ -38,3 +38,23 @@ def test_the_version_is_the_projects(test_data):
     assert perlin.__version__ == version
     pyproject = (test_data / ".." / ".." / "pyproject.toml").read_text()
     assert re.search(r'^version = "([0-9.]+)"', pyproject, re.M).group(1) == version
+
+
+def simplex_golden(test_data, dims, limit=60):
+    """The first `limit` rows of simplex_gustavson_{dims}d.txt: (point, value) from the bits."""
+    out = []
+    for line in (test_data / f"simplex_gustavson_{dims}d.txt").read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        words = [struct.unpack(">d", bytes.fromhex(h))[0] for h in line.split("\t")[1].split()]
+        out.append((words[:-1], words[-1]))
+        if len(out) == limit:
+            break
+    return out
+
+
+def test_simplex_recipe_gives_gustavsons_values_bit_for_bit(test_data):
+    f = perlin.Field.from_recipe("perlin=1&noise=simplex")
+    for dims in (2, 3, 4):
+        for point, value in simplex_golden(test_data, dims):
+            assert struct.pack("<d", f(*point)) == struct.pack("<d", value), (dims, point)
