@@ -71,7 +71,9 @@ std::vector<std::string_view> kind_names() {
 /// A field node's spec and field from its options.
 void build_field(graph_node_data& n, const std::vector<std::pair<std::string, std::string>>& ps) {
   std::set<const option_info*> seen;
-  for (const auto& [name, text] : ps) {
+  for (const auto& pair : ps) {
+    const std::string& name = pair.first;
+    const std::string& text = pair.second;
     const option_info* o = find_option(name);
     if (o == nullptr) {
       std::vector<std::string_view> names;
@@ -260,6 +262,7 @@ graph::graph(std::vector<graph_node> nodes, std::string_view output) {
   };
   const auto unknown_node = [&](std::string_view id) {
     std::vector<std::string_view> ids;
+    ids.reserve(nodes.size());
     for (const auto& n : nodes) ids.push_back(n.id);
     return unknown_choice(id, ids, "node");
   };

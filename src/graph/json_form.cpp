@@ -25,9 +25,10 @@ namespace {
 
 struct json_value {
   enum kind_t { null, boolean, number, string, array, object } kind = null;
-  std::string text;  // a number's literal, a string's value, "true" / "false"
-  std::vector<json_value> items;
-  std::vector<std::pair<std::string, json_value>> members;
+  std::string text;                 // a number's literal, a string's value, "true" / "false"
+  std::vector<json_value> items;    // an array's
+  std::vector<std::string> keys;    // an object's keys,
+  std::vector<json_value> members;  // and their values
 };
 
 [[noreturn]] void json_error(std::size_t at, const std::string& what) {
@@ -196,11 +197,12 @@ struct json_reader {
         space();
         const std::size_t at = i;
         std::string key = string_literal();
-        for (const auto& m : v.members) {
-          if (m.first == key) json_error(at, "the key " + detail::quoted(key) + " given twice");
+        for (const auto& k : v.keys) {
+          if (k == key) json_error(at, "the key " + detail::quoted(key) + " given twice");
         }
         expect(':');
-        v.members.emplace_back(std::move(key), value(depth + 1));
+        v.keys.push_back(std::move(key));
+        v.members.push_back(value(depth + 1));
       } while (eat(','));
       expect('}');
     } else if (c == '[') {
@@ -305,7 +307,9 @@ graph graph::from_json(std::string_view text) {
   const json_value* version = nullptr;
   const json_value* nodes = nullptr;
   const json_value* output = nullptr;
-  for (const auto& [key, v] : root.members) {
+  for (std::size_t m = 0; m < root.keys.size(); ++m) {
+    const std::string& key = root.keys[m];
+    const json_value& v = root.members[m];
     if (key == "perlin") {
       version = &v;
     } else if (key == "nodes") {
@@ -332,14 +336,18 @@ graph graph::from_json(std::string_view text) {
     detail::throw_invalid("output", "must be the output node's id (a string)");
   }
   std::vector<graph_node> list;
-  for (const auto& [id, v] : nodes->members) {
+  for (std::size_t m = 0; m < nodes->keys.size(); ++m) {
+    const std::string& id = nodes->keys[m];
+    const json_value& v = nodes->members[m];
     if (v.kind != json_value::object) {
       detail::throw_invalid(id, "must be an object {\"node\": KIND, ...}");
     }
     graph_node n;
     n.id = id;
     bool has_kind = false;
-    for (const auto& [key, p] : v.members) {
+    for (std::size_t k = 0; k < v.keys.size(); ++k) {
+      const std::string& key = v.keys[k];
+      const json_value& p = v.members[k];
       if (key == "node") {
         if (p.kind != json_value::string) detail::throw_invalid(id, "\"node\" must be a string");
         n.kind = p.text;

@@ -78,16 +78,15 @@ void select_node(const node_state& s, const value_grad* const* in, std::size_t, 
         lerp_gradient(from, to, alpha, da, out, dims);
       }
     };
-    if (cv < (lower - falloff)) {
+    // libnoise's chain of five branches, its first and last (a) joined.
+    if (cv < (lower - falloff) || !(cv < (upper + falloff))) {
       copy(s0, out, dims, grad);
     } else if (cv < (lower + falloff)) {
       band(s0, s1, (lower - falloff), (lower + falloff));
     } else if (cv < (upper - falloff)) {
       copy(s1, out, dims, grad);
-    } else if (cv < (upper + falloff)) {
-      band(s1, s0, (upper - falloff), (upper + falloff));
     } else {
-      copy(s0, out, dims, grad);
+      band(s1, s0, (upper - falloff), (upper + falloff));
     }
   } else {
     copy(cv < lower || cv > upper ? s0 : s1, out, dims, grad);

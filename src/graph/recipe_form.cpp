@@ -150,6 +150,7 @@ graph graph::from_recipe(std::string_view text,
   }
   if (!has_output) detail::throw_invalid("out", "the graph has no output (give out=ID)");
   std::vector<graph_node> list;
+  list.reserve(nodes.size());
   for (auto& [id, n] : nodes) list.push_back(std::move(n));
   return graph(std::move(list), output);
 }
