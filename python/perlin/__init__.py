@@ -199,6 +199,12 @@ class Field:
         this field with seed=seeds[b] (the same grid, any thread count): a dataset's masks or
         augmentations from one call; out, if given, has the batch's shape. Zero-copy into torch
         with torch.from_numpy."""
+        if seeds is None and gradient is False:
+            # The usual call (plain arguments) in one C++ call; None: the general path below.
+            filled = _perlin._grid_plain(self, shape, dtype, threads, strict, origin, step, first,
+                                         out)
+            if filled is not None:
+                return filled
         if seeds is not None:
             return self._grid_batch(seeds, shape, origin, step, first, dtype, threads, strict, out,
                                     gradient)
