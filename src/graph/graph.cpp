@@ -323,12 +323,21 @@ double graph::eval(std::span<const double> p, std::span<double> gradient) const 
     const plan_step& s = d.plan[i];
     const graph_node_data& n = d.nodes[static_cast<std::size_t>(s.node)];
     const context_state& c = contexts[static_cast<std::size_t>(s.context)];
-    args.clear();
-    for (const int in : s.inputs) args.push_back(&values[static_cast<std::size_t>(in)]);
+    // The inputs' values: on the stack for up to 8 inputs (every kind but a long add or min).
+    const value_grad* small[8];
+    const value_grad** argv = small;
+    if (s.inputs.size() > 8) {
+      args.resize(s.inputs.size());
+      argv = args.data();
+    }
+    for (std::size_t k = 0; k < s.inputs.size(); ++k) {
+      argv[k] = &values[static_cast<std::size_t>(s.inputs[k])];
+    }
+    const std::size_t argc = s.inputs.size();
     if (s.point_step) {
       context_state& child = contexts[static_cast<std::size_t>(s.child_context)];
       child.map = detail::point_map{};
-      n.row->formula->map_point(n.state, c.q, c.dims, args.data(), args.size(), child.map, grad);
+      n.row->formula->map_point(n.state, c.q, c.dims, argv, argc, child.map, grad);
       child.dims = child.map.r_dims;
       std::copy(child.map.r, child.map.r + 4, child.q);
       continue;
@@ -340,7 +349,7 @@ double graph::eval(std::span<const double> p, std::span<double> gradient) const 
                                   grad ? std::span<double>(out.g, dims) : std::span<double>());
     } else if (n.row->point_transform) {
       // The chain rule through the transform: g_q[j] = sum_i J[i][j] g_r[i].
-      const value_grad& src = *args[0];
+      const value_grad& src = *argv[0];
       const context_state& child = contexts[static_cast<std::size_t>(s.child_context)];
       out.v = src.v;
       if (grad) {
@@ -351,7 +360,7 @@ double graph::eval(std::span<const double> p, std::span<double> gradient) const 
         }
       }
     } else {
-      n.row->formula->combine(n.state, args.data(), args.size(), out, c.dims, grad);
+      n.row->formula->combine(n.state, argv, argc, out, c.dims, grad);
     }
   }
   const value_grad& result = values.back();
