@@ -8,11 +8,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bulk/plans.hpp"
 #include "bulk_cases.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
@@ -472,6 +474,135 @@ TEST(Grid, DerivativesAndRotatedPlanesAreWithinTheirToleranceOnEveryTarget) {
   RecordProperty("worst_gradient_over_tolerance", std::to_string(worst_gradient));
   std::printf(
       "worst value error %.3f of its tolerance, gradient %.3f; %zu partials, %zu at kinks\n",
+      worst_value, worst_gradient, compared, kinks);
+}
+
+/// Warped fields of every kind for the warp kernel (bulk_route::warp_kernel) and beside it the
+/// ones it leaves to the scalar path: basic, progressive and independent warps, improved and value
+/// noise, fractals, the warp's own seed, power-of-two periods (the kernel) and others (scalar),
+/// the rotated plane.
+std::vector<perlin::field> warped_fields() {
+  std::vector<perlin::field> out;
+  const auto with = [&](perlin::field f, perlin::warp_kind kind, double amplitude, double freq,
+                        int octaves, std::optional<std::uint64_t> seed = std::nullopt) {
+    f.set_warp(perlin::warp()
+                   .set_kind(kind)
+                   .set_amplitude(amplitude)
+                   .set_frequency(freq)
+                   .set_octaves(octaves)
+                   .set_seed(seed));
+    out.push_back(f);
+  };
+  const perlin::fractal fbm5 = perlin::fractal()
+                                   .set_kind(perlin::fractal_kind::fbm)
+                                   .set_octaves(5)
+                                   .set_normalize(true)
+                                   .set_decorrelate(true);
+  // The warped preset's field (src/render/presets.cpp).
+  with(perlin::field(perlin::improved_noise(), fbm5), perlin::warp_kind::progressive, 2.5, 0.25, 4);
+  with(perlin::field(), perlin::warp_kind::basic, 1.0, 1.0, 1);
+  with(perlin::field(perlin::improved_noise(7),
+                     perlin::fractal().set_kind(perlin::fractal_kind::ridged).set_octaves(3)),
+       perlin::warp_kind::independent, 1.5, 0.5, 3, 99);
+  with(perlin::field(perlin::value_noise(3, perlin::interpolation::cubic),
+                     perlin::fractal().set_kind(perlin::fractal_kind::turbulence).set_octaves(2)),
+       perlin::warp_kind::progressive, 0.8, 2.0, 2);
+  perlin::improved_noise tiled(5);
+  tiled.lattice().set_period_all(64);
+  with(perlin::field(tiled, fbm5), perlin::warp_kind::progressive, 2.0, 0.25, 3);
+  perlin::value_noise odd(6, perlin::interpolation::quintic);
+  odd.lattice().set_period_all(12);  // not a power of two: the scalar path
+  with(perlin::field(odd, perlin::fractal().set_kind(perlin::fractal_kind::billow).set_octaves(2)),
+       perlin::warp_kind::independent, 1.0, 0.5, 2);
+  perlin::field turned(perlin::improved_noise(2), fbm5);
+  turned.set_plane(perlin::plane::rotated);
+  with(turned, perlin::warp_kind::progressive, 2.5, 0.25, 4);
+  return out;
+}
+
+TEST(Grid, WarpedFieldsAreWithinTheirToleranceOnEveryTarget) {
+  // fill_grid and fill_grid_deriv of warped fields, 1-D to 4-D (4-D and the odd periods take the
+  // scalar path, rounded): values within value_tolerance, partials within gradient_tolerance of
+  // the double path, on every target, strict or not; the same bits for any thread count.
+  const auto all = warped_fields();
+  std::size_t compared = 0, kinks = 0, on_kernel = 0;
+  double worst_value = 0, worst_gradient = 0;  // relative to the tolerances
+  for (std::size_t fi = 0; fi < all.size(); ++fi) {
+    const perlin::field& f = all[fi];
+    const double tol = tolerance(f), gtol = perlin::gradient_tolerance(f);
+    for (std::size_t dims = 1; dims <= 4; ++dims) {
+      if (perlin::detail::route_of(f, perlin::detail::bulk_call::grid_float, dims) ==
+          perlin::detail::bulk_route::warp_kernel) {
+        ++on_kernel;
+      }
+      perlin::grid g;
+      g.dims = dims;
+      g.count = {71, 4, 3, 2};  // rows of 64 + 7: the widest loops and a tail
+      g.origin = {0.3, -0.7, 5.1, -2.25};
+      g.step = {0.37, 0.41, 0.29, 0.5};
+      const std::size_t n = g.size();
+      // The double path once, and where its partials jump (the kinks of turbulence, ridged and
+      // billow; a step of 1e-10, as a warp's steep Hessian moves them by more at 1e-7).
+      std::vector<double> want(n), want_grad(dims * n);
+      std::vector<char> kink(dims * n);
+      for (std::size_t idx = 0; idx < n; ++idx) {
+        double p[4] = {};
+        std::size_t rem = idx;
+        for (std::size_t a = 0; a < dims; ++a) {
+          p[a] = g.coordinate(a, rem % g.count[a]);
+          rem /= g.count[a];
+        }
+        double grad[4];
+        want[idx] = f.eval<double>(std::span<const double>(p, dims), std::span<double>(grad, dims));
+        for (std::size_t a = 0; a < dims; ++a) {
+          want_grad[a * n + idx] = grad[a];
+          double side[2][4];
+          for (int s = 0; s < 2; ++s) {
+            double q[4] = {p[0], p[1], p[2], p[3]};
+            q[a] += s == 0 ? -1e-10 : 1e-10;
+            (void)f.eval<double>(std::span<const double>(q, dims),
+                                 std::span<double>(side[s], dims));
+          }
+          kink[a * n + idx] = std::abs(side[0][a] - side[1][a]) > gtol;
+        }
+      }
+      for_each_target([&](const std::string&) {
+        for (const bool strict : {false, true}) {
+          std::vector<float> v(n), d(dims * n), v1(n), d1(dims * n), plain(n), plain1(n);
+          perlin::fill_grid_deriv(f, g, v, d, {.threads = 2, .strict = strict});
+          perlin::fill_grid_deriv(f, g, v1, d1, {.threads = 1, .strict = strict});
+          ASSERT_EQ(v, v1);
+          ASSERT_EQ(d, d1);
+          perlin::fill_grid(f, g, plain, {.threads = 2, .strict = strict});
+          perlin::fill_grid(f, g, plain1, {.threads = 1, .strict = strict});
+          ASSERT_EQ(plain, plain1);
+          for (std::size_t idx = 0; idx < n; ++idx) {
+            ASSERT_NEAR(plain[idx], want[idx], tol) << "field " << fi << " dims " << dims;
+            ASSERT_NEAR(v[idx], want[idx], tol) << "field " << fi << " dims " << dims;
+            worst_value = std::max(worst_value, std::abs(plain[idx] - want[idx]) / tol);
+            for (std::size_t a = 0; a < dims; ++a) {
+              const std::size_t at = a * n + idx;
+              if (kink[at]) {
+                ++kinks;
+                continue;
+              }
+              ASSERT_NEAR(d[at], want_grad[at], gtol)
+                  << "field " << fi << " dims " << dims << " axis " << a << " strict " << strict;
+              worst_gradient = std::max(worst_gradient, std::abs(d[at] - want_grad[at]) / gtol);
+              ++compared;
+            }
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GE(on_kernel, 15u);
+  EXPECT_LT(kinks, compared / 100);
+  RecordProperty("worst_value_over_tolerance", std::to_string(worst_value));
+  RecordProperty("worst_gradient_over_tolerance", std::to_string(worst_gradient));
+  std::printf(
+      "warped: worst value error %.3f of its tolerance, gradient %.3f; %zu partials, %zu at "
+      "kinks\n",
       worst_value, worst_gradient, compared, kinks);
 }
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "bulk/plans.hpp"
+#include "bulk/warp_samples.hpp"
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
@@ -18,7 +20,6 @@
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "detail/rotation.hpp"
-#include "bulk/plans.hpp"
 #include "perlin/error.hpp"
 #include "runtime/parallel.hpp"
 #include "runtime/text.hpp"
@@ -275,6 +276,13 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
     case detail::bulk_route::sample_kernel:
       rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, {});
       return range_of(out.data(), out.size());
+    case detail::bulk_route::warp_kernel:
+      // Targets without double vectors (WebAssembly) have no displacement kernel: scalar.
+      if (detail::active_kernels().noise_points_dd != nullptr) {
+        detail::warped_rows(g, detail::make_warp_plan(f, g.dims, o.strict), o.threads, out, {});
+        return range_of(out.data(), out.size());
+      }
+      [[fallthrough]];
     default:
       scalar_rows<double>(g, o.threads, [&](std::size_t idx, std::span<const double> p) {
         out[idx] = static_cast<float>(f.eval<double>(p));
@@ -385,9 +393,14 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
   const std::size_t n = g.size();
   check_out(out, n, "out");
   check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
-  if (detail::route_of(f, detail::bulk_call::grid_deriv_float, g.dims) ==
-      detail::bulk_route::sample_kernel) {
+  const detail::bulk_route route = detail::route_of(f, detail::bulk_call::grid_deriv_float, g.dims);
+  if (route == detail::bulk_route::sample_kernel) {
     rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, gradient);
+    return range_of(out.data(), out.size());
+  }
+  if (route == detail::bulk_route::warp_kernel &&
+      detail::active_kernels().noise_points_dd != nullptr) {
+    detail::warped_rows(g, detail::make_warp_plan(f, g.dims, o.strict), o.threads, out, gradient);
     return range_of(out.data(), out.size());
   }
   return scalar_deriv_rows(f, g, out, gradient, o.threads);

@@ -18,6 +18,7 @@
 #include "detail/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
+#include "detail/warp.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin {
@@ -152,6 +153,66 @@ std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
   return points_kernel_covers(f, lattice_dims) ? lattice_dims : 0;
 }
 
+std::size_t detail::warp_lattice_dims(const field& f, std::size_t dims) {
+  const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
+  if (!f.warped() || lattice_dims > 3 || f.fractal().kind() == fractal_kind::eroded) return 0;
+  if (f.kind() == noise_kind::value &&
+      std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
+    return 0;
+  }
+  if (!points_kernel_covers(f, lattice_dims)) return 0;
+  // Each warp octave's periods, as the scalar path scales them (warp.cpp's displace).
+  std::array<detail::axis_wrap, k_max_dims> wraps =
+      detail::wraps_of(detail::warp_lattice(f.warp(), f.lattice()));
+  for (int i = 0; i < f.warp().active_octaves(); ++i) {
+    for (std::size_t k = 0; k < lattice_dims; ++k) {
+      if (wraps[k].modulo) return 0;
+    }
+    detail::scale_periods(wraps, 2);
+  }
+  return lattice_dims;
+}
+
+// The recurrence of warp.cpp's displace: freq_i = f F 2^i, scale_i = (A / f) 2^-i, the warp
+// lattice's periods doubled each octave.
+detail::warp_plan detail::make_warp_plan(const field& f, std::size_t dims, bool strict) {
+  const std::size_t d = warp_lattice_dims(f, dims);
+  const perlin::warp& w = f.warp();
+  const lattice wl = detail::warp_lattice(w, f.lattice());
+  detail::warp_plan plan;
+  plan.dims = static_cast<int>(d);
+  plan.progressive = w.kind() == warp_kind::progressive;
+  plan.turned = turns(f, dims);
+  plan.field = *make_points_plan(f, d, strict);
+  std::array<detail::axis_wrap, k_max_dims> wraps = detail::wraps_of(wl);
+  const double frequency = f.fractal().frequency();
+  double freq = frequency * w.frequency();
+  double scale = w.amplitude() / frequency;
+  detail::points_plan one;
+  one.tables = shared_hash_tables(wl.perm());
+  one.dims = plan.dims;
+  one.improved = plan.field.improved;
+  one.interp = plan.field.interp;
+  one.kind = fractal_kind::none;
+  one.strict = strict;
+  one.amp = {1.0f};
+  for (int i = 0; i < w.active_octaves(); ++i) {
+    for (std::size_t k = 0; k < d; ++k) {
+      one.freq = {freq};
+      std::array<double, 4> offset{};
+      for (std::size_t c = 0; c < d; ++c) offset[c] = detail::warp_offset(i, k, c);
+      one.offset = {offset};
+      one.mask = {{wraps[0].mask, wraps[1].mask, wraps[2].mask, wraps[3].mask}};
+      plan.noise.push_back(one);
+    }
+    plan.scale.push_back(scale);
+    freq *= 2;
+    scale *= 0.5;
+    detail::scale_periods(wraps, 2);
+  }
+  return plan;
+}
+
 detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
                                     std::size_t row_length) {
   // The eroded fractal needs every octave's gradient (and, for derivatives, its Hessian): no
@@ -165,7 +226,11 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
       // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their
       // lattice coordinates in double, the noise in SIMD float); warped fields take the double
       // path.
-      if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) {
+      if (f.warped()) {
+        return detail::warp_lattice_dims(f, dims) != 0 ? bulk_route::warp_kernel
+                                                       : bulk_route::scalar;
+      }
+      if (f.plane() == plane::rotated && dims >= 2) {
         return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
                                                          : bulk_route::scalar;
       }
@@ -176,6 +241,10 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
         return bulk_route::plain_scalar;
       return bulk_route::scalar;
     case bulk_call::grid_deriv_float:
+      if (f.warped()) {
+        return detail::warp_lattice_dims(f, dims) != 0 ? bulk_route::warp_kernel
+                                                       : bulk_route::scalar;
+      }
       return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
                                                        : bulk_route::scalar;
     case bulk_call::points_float:
@@ -202,6 +271,8 @@ const char* detail::route_name(bulk_route r) noexcept {
       return "sample_kernel";
     case bulk_route::point_kernel:
       return "point_kernel";
+    case bulk_route::warp_kernel:
+      return "warp_kernel";
     case bulk_route::exact_rows:
       return "exact_rows";
     case bulk_route::plain_scalar:

@@ -18,6 +18,7 @@ void complete_from(kernels& k, const kernels& from) {
   if (k.min_max == nullptr) k.min_max = from.min_max;
   if (k.fill_rows_exact == nullptr) k.fill_rows_exact = from.fill_rows_exact;
   if (k.axis_fractions == nullptr) k.axis_fractions = from.axis_fractions;
+  if (k.noise_points_dd == nullptr) k.noise_points_dd = from.noise_points_dd;
 }
 
 std::vector<registration> registered_kernels() {

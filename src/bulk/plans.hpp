@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "detail/grid_plan.hpp"
 #include "perlin/field.hpp"
@@ -19,6 +20,8 @@ enum class bulk_route {
   sample_kernel,  ///< SIMD float samples placed in double one by one, with gradients
                   ///< (eval_points_d)
   point_kernel,   ///< SIMD float point batches (eval_points)
+  warp_kernel,    ///< warped fields: the sample kernel for each warp octave's noise and for the
+                  ///< field at the warped points (bulk/warp_samples.cpp)
   exact_rows,     ///< SIMD double rows, bit for bit the scalar path (simd/exact_rows-inl.h)
   plain_scalar,   ///< the scalar path's operations with the dimension and the noise fixed once
   scalar,         ///< field::eval<double> per sample (rounded for float outputs)
@@ -40,6 +43,25 @@ bulk_route route_of(const field& f, bulk_call call, std::size_t dims, std::size_
 /// The lattice dimensions the sample kernel hashes for `dims` coordinates (3 on a rotated plane),
 /// or 0 when it does not cover the field.
 std::size_t sample_lattice_dims(const field& f, std::size_t dims);
+
+/// A warped field on the sample kernel (bulk_route::warp_kernel): one single-octave plan per
+/// warp octave i and displacement component k (noise[i * dims + k]: the warp lattice's noise at
+/// q * freq_i + o_ik, perlin/warp.hpp), the displacement's scale per octave, and the field's own
+/// plan for the warped points. dims is the lattice's (3 on a rotated plane).
+struct warp_plan {
+  int dims = 2;
+  bool progressive = false;
+  bool turned = false;  // a rotated plane: points turned onto the lattice first
+  std::vector<points_plan> noise;
+  std::vector<double> scale;  // (A / f) a_i: the displacement of octave i is scale[i] n_i
+  points_plan field;
+};
+/// The lattice dimensions the warp kernel hashes for a warped `f` with `dims` coordinates (3 on
+/// a rotated plane), or 0 when it does not cover the field: not warped, 4-D, the eroded fractal,
+/// cosine value noise, or a period (of the field or of a warp octave) that is not a power of two.
+std::size_t warp_lattice_dims(const field& f, std::size_t dims);
+/// The warp kernel's plan (warp_lattice_dims(f, dims) != 0).
+warp_plan make_warp_plan(const field& f, std::size_t dims, bool strict);
 
 /// The plan of a grid call for the kernels `k` (their gather thresholds, and their axis_fractions
 /// builds the axis tables).

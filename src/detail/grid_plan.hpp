@@ -183,6 +183,14 @@ using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size
 using eval_points_d_fn = void (*)(const points_plan&, const double* const* coord, std::size_t n,
                                   float* out, float* const* grad);
 
+/// One octave of noise (a plan of one octave, kind none, amplitude 1: a domain warp's) at double
+/// coordinates coord[a][0 .. n) (a < plan.dims <= 3), hashed in 32-bit lanes and blended in
+/// double: values to out[0 .. n) and, when `grad` is not null, the partials along each axis (the
+/// octave's frequency included) to grad[a][0 .. n). Improved noise, and value noise but the
+/// cosine interpolation; every mask (no modulo period).
+using noise_points_dd_fn = void (*)(const points_plan&, const double* const* coord, std::size_t n,
+                                    double* out, double* const* grad);
+
 /// One axis of a grid at one octave: sample i's octave coordinate is
 /// q = (origin + (first + i) * step) * freq + offset, grid::coordinate's sum then the octave's.
 /// Its blend weight is detail::interp_weight's `weight` (quintic: Ken Perlin's fade, the weight
@@ -227,6 +235,8 @@ struct kernels {
   gather_widths_fn gather_below_width;
   /// The plans' axis tables (make_grid_plan).
   axis_fractions_fn axis_fractions;
+  /// A domain warp's displacement noise (bulk/warp_samples.cpp).
+  noise_points_dd_fn noise_points_dd = nullptr;
 };
 
 }  // namespace perlin::detail

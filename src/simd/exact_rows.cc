@@ -22,7 +22,8 @@ const kernels k_exact_row_kernels = {.fill_rows = nullptr,
                                      .min_max = nullptr,
                                      .fill_rows_exact = &fill_rows_exact,
                                      .gather_below_width = nullptr,
-                                     .axis_fractions = nullptr};
+                                     .axis_fractions = nullptr,
+                                     .noise_points_dd = nullptr};
 [[maybe_unused]] const int k_registered = g_exact_row_kernels.add(HWY_TARGET, &k_exact_row_kernels);
 #endif
 

@@ -1,6 +1,7 @@
 // The point batch family (eval_points, eval_points_d): compiled once for every Highway target
 // (foreach_target.h), each copy registering its part of the target's kernel table at start-up
-// (detail/kernel_registry.hpp). The kernels are in simd/points-inl.h.
+// (detail/kernel_registry.hpp). The kernels are in simd/points-inl.h, and the warps'
+// displacement noise in simd/warp_noise-inl.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/points.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -9,6 +10,7 @@
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
 #include "simd/points-inl.h"
+#include "simd/warp_noise-inl.h"
 
 namespace perlin::detail {
 namespace HWY_NAMESPACE {
@@ -22,7 +24,8 @@ const kernels k_point_kernels = {.fill_rows = nullptr,
                                  .min_max = nullptr,
                                  .fill_rows_exact = nullptr,
                                  .gather_below_width = nullptr,
-                                 .axis_fractions = nullptr};
+                                 .axis_fractions = nullptr,
+                                 .noise_points_dd = &noise_points_dd};
 [[maybe_unused]] const int k_registered = g_point_kernels.add(HWY_TARGET, &k_point_kernels);
 #endif
 

@@ -30,7 +30,8 @@ const kernels k_row_kernels = {.fill_rows = &fill_rows,
                                .min_max = &min_max,
                                .fill_rows_exact = nullptr,
                                .gather_below_width = &gather_below_width,
-                               .axis_fractions = &axis_fractions};
+                               .axis_fractions = &axis_fractions,
+                               .noise_points_dd = nullptr};
 [[maybe_unused]] const int k_registered = g_row_kernels.add(HWY_TARGET, &k_row_kernels);
 
 }  // namespace HWY_NAMESPACE
