@@ -354,6 +354,9 @@ TEST(Graph, ReadsJsonStringsWithEscapes) {
       "\"\\u006donotone\"}, \"b\": {\"node\": \"field\", \"fractal\": \"f\\u0062m\"}}, "
       "\"output\": \"a\"}\n");
   EXPECT_EQ(g.recipe(), "perlin=2&out=a&a=curve&a.in=b&b=field&b.fractal=fbm");
+  // The version is the number 2 in any spelling.
+  EXPECT_TRUE(graph::from_text("{\"perlin\": 2.0e0, \"nodes\": {\"a\": {\"node\": \"field\"}}, "
+                               "\"output\": \"a\"}") == graph());
 }
 
 // ---------------------------------------------------------------------------------------------

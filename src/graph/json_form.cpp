@@ -10,6 +10,7 @@
 // A parameter's JSON value becomes the text of the one-line form (a number by its literal
 // text, a list joined by ",", [in, out] pairs as in:out, true/false, a string as it is, null as
 // unset), which the node table's parser for its type reads: one parser per type for both forms.
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -324,7 +325,8 @@ graph graph::from_json(std::string_view text) {
   if (version == nullptr) {
     detail::throw_invalid("perlin", "missing: a graph's JSON starts with \"perlin\": 2");
   }
-  if (version->kind != json_value::number || version->text != "2") {
+  // The number 2 in any spelling (2, 2.0, 2e0).
+  if (version->kind != json_value::number || std::strtod(version->text.c_str(), nullptr) != 2.0) {
     const std::string shown = version->kind == json_value::number ? version->text : "not a number";
     detail::throw_invalid("perlin", "unknown version " + detail::quoted(shown) +
                                         " (this library reads 2 in JSON; 1 and 2 in recipes)");
