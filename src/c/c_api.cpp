@@ -323,6 +323,26 @@ double perlin_field_eval(const perlin_field* field, int dims, const double* coor
   return v;
 }
 
+int perlin_field_plain_lattice(const perlin_field* field, unsigned char* perm, double* frequency,
+                               int* flags) {
+  if (field == nullptr || perm == nullptr || frequency == nullptr || flags == nullptr) return 0;
+  // The conditions of field::eval's single-call route (plain_octave over improved noise), and no
+  // periods (the front's formula wraps by 256 only).
+  const perlin::field& f = field->field;
+  const auto* noise = std::get_if<perlin::improved_noise>(&f.base());
+  if (noise == nullptr || f.plane() != perlin::plane::aligned ||
+      f.fractal().kind() != perlin::fractal_kind::none || f.warped()) {
+    return 0;
+  }
+  const perlin::lattice& l = noise->lattice();
+  for (std::size_t axis = 0; axis < 4; ++axis)
+    if (l.period(axis) != 0) return 0;
+  std::memcpy(perm, l.perm().data(), 512);
+  *frequency = f.fractal().frequency();
+  *flags = f.fractal().decorrelate() ? 1 : 0;
+  return 1;
+}
+
 int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords,
                             double* value, double* gradient) {
   if (field == nullptr || coords == nullptr || value == nullptr || gradient == nullptr) {
