@@ -31,6 +31,7 @@ namespace perlin {
 namespace detail {
 struct node_formula;
 struct graph_data;
+struct graph_access;  // the bulk calls' access to the plan (src/graph/graph_access.hpp)
 }  // namespace detail
 
 /// How a node parameter's value is written. One parser per type, in both written forms: a
@@ -167,6 +168,7 @@ class graph {
   friend bool operator==(const graph& a, const graph& b);
 
  private:
+  friend struct detail::graph_access;
   std::shared_ptr<const detail::graph_data> data_;
 };
 
