@@ -350,10 +350,9 @@ namespace {
 /// cells) and its samples along axes 1..3.
 class grid_plan_builder {
  public:
-  grid_plan_builder(detail::grid_plan& plan, const field& f, const grid& g, bool strict,
+  grid_plan_builder(detail::grid_plan& plan, const field& /*f*/, const grid& g, bool strict,
                     const detail::kernels& k)
       : plan_(plan),
-        f_(f),
         g_(g),
         k_(k),
         nx_(g.count[0]),
@@ -396,7 +395,6 @@ class grid_plan_builder {
   void fill_samples(detail::octave_plan& o, std::size_t a, const detail::axis_wrap& wrap);
 
   detail::grid_plan& plan_;
-  const field& f_;
   const grid& g_;
   const detail::kernels& k_;
   const std::size_t nx_, padded_, point_room_;
