@@ -448,6 +448,56 @@ TEST(Graph, EveryRefusalNamesItsNodeAndParameter) {
   for (const auto& [text, message] : cases) EXPECT_EQ(error_of(text), message) << text;
 }
 
+TEST(Graph, HostileTextIsRefusedNeverCrashes) {
+  // Random edits of valid texts in both forms: each reads or is refused with invalid_argument.
+  const auto graphs = random_graphs(8, nullptr);
+  std::mt19937_64 rng(99);
+  const std::string alphabet = "{}[]\",:.&=%0123456789-+eE abcnoutx\\\n";
+  int refused = 0, read = 0;
+  for (const auto& g : graphs) {
+    for (const std::string& base : {g.recipe(), g.json()}) {
+      for (int k = 0; k < 300; ++k) {
+        std::string text = base;
+        const int edits = 1 + static_cast<int>(rng() % 3);
+        for (int e = 0; e < edits && !text.empty(); ++e) {
+          const std::size_t at = rng() % text.size();
+          switch (rng() % 3) {
+            case 0:
+              text.erase(at, 1 + rng() % 4);
+              break;
+            case 1:
+              text.insert(at, 1, alphabet[rng() % alphabet.size()]);
+              break;
+            default:
+              text[at] = alphabet[rng() % alphabet.size()];
+          }
+        }
+        try {
+          const graph h = graph::from_text(text);
+          (void)eval_at(h, {0.5, 1.5});
+          ++read;
+        } catch (const perlin::invalid_argument&) {
+          ++refused;
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, 1000);
+  // Deep nesting and graphs whose point transforms multiply their evaluations are refused.
+  EXPECT_EQ(error_of("{\"perlin\": " + std::string(100, '[')),
+            "json: nested too deep at offset 27");
+  std::string chain = "perlin=2&out=n20&n0=field";
+  for (int i = 1; i <= 20; ++i) {
+    const std::string n = "n" + std::to_string(i), prev = "n" + std::to_string(i - 1);
+    chain += "&" + n + "=add&" + n + ".in=" + n + "a," + n + "b&" + n + "a=translate-point&" + n +
+             "a.in=" + prev + "&" + n + "a.offset=1&" + n + "b=translate-point&" + n +
+             "b.in=" + prev + "&" + n + "b.offset=2";
+  }
+  EXPECT_EQ(error_of(chain),
+            "graph: needs more than 65536 node evaluations a point (point transforms used many "
+            "times over)");
+}
+
 TEST(Graph, ReadsJsonStringsWithEscapes) {
   const graph g = graph::from_text(
       "  {\"perlin\": 2, \"nodes\": {\"a\": {\"node\": \"curve\", \"inputs\": [\"b\"], \"mode\": "
