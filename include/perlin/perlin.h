@@ -110,19 +110,15 @@ PERLIN_API perlin_field* perlin_field_from_recipe_n(const char* text, size_t len
 PERLIN_API size_t perlin_field_warnings(const perlin_field* field, char* buf, size_t size);
 
 /* The field at a point of `dims` (1 to 4) coordinates: the exact double path, bit for bit the C++
- * library and `perlin eval`. NaN (and perlin_last_error set) for a null pointer or bad dims. */
+ * library and `perlin eval`. NaN (and perlin_last_error set) for a null pointer or bad dims; a NaN
+ * value (at a NaN coordinate) leaves perlin_last_error empty. */
 PERLIN_API double perlin_field_eval(const perlin_field* field, int dims, const double* coords);
 
-/* For a front that evaluates single calls in its own language (the npm package's JavaScript,
- * where a call into WebAssembly costs more than the noise): when `field` is plain improved noise,
- * one octave (fractal none) on the aligned plane, without warp or periods, its 2-D and 3-D values
- * are Ken Perlin's formula over a permutation: noise(q) with q = p * frequency (q + 0 when
- * `decorrelate` is set), the result 0 + noise (+0 for -0). Then writes the doubled permutation
- * (512 bytes) to `perm`, the frequency to `*frequency` and the flags (1: decorrelate) to `*flags`,
- * and returns 1; else (another field, or a NULL argument) returns 0 and writes nothing: use
- * perlin_field_eval. */
-PERLIN_API int perlin_field_plain_lattice(const perlin_field* field, unsigned char* perm,
-                                          double* frequency, int* flags);
+/* perlin_field_eval at a 2-D or 3-D point whose coordinates come by value: the same route and
+ * bits, without a coordinate array (for fronts where filling one costs more than the noise, such
+ * as JavaScript calling into WebAssembly). */
+PERLIN_API double perlin_field_eval2(const perlin_field* field, double x, double y);
+PERLIN_API double perlin_field_eval3(const perlin_field* field, double x, double y, double z);
 
 /* The value and its `dims` analytic partial derivatives. Returns PERLIN_OK or an error. */
 PERLIN_API int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords,

@@ -1,9 +1,6 @@
 // perlin-exact: Ken Perlin's improved noise, the C++ library compiled to WebAssembly. The noise
 // is the library's (through its C API, include/perlin/perlin.h); this file moves numbers and
-// text in and out of the module, with one exception: single 2-D and 3-D calls of plain improved
-// noise (PlainLattice below) run Ken Perlin's formula here, over the library's permutation, with
-// the library's operations in its order (the same bits), because a call into WebAssembly and the
-// field's dispatch there cost more than the noise. Options are the option table's
+// text in and out of the module and holds no logic of its own. Options are the option table's
 // (docs/options.md), by name ("warp-amplitude") or in camelCase ("warpAmplitude").
 import createPerlinModule from "./perlin_wasm.js";
 
@@ -177,127 +174,6 @@ function into(values, target) {
   return target;
 }
 
-// Ken Perlin's 16 gradient rows (include/perlin/detail/gradient3.hpp, k_grad3): x, y, z, 0.
-const GRAD3 = new Float64Array([
-  1, 1, 0, 0, -1, 1, 0, 0, 1, -1, 0, 0, -1, -1, 0, 0,
-  1, 0, 1, 0, -1, 0, 1, 0, 1, 0, -1, 0, -1, 0, -1, 0,
-  0, 1, 1, 0, 0, -1, 1, 0, 0, 1, -1, 0, 0, -1, -1, 0,
-  1, 1, 0, 0, 0, -1, 1, 0, -1, 1, 0, 0, 0, -1, -1, 0,
-]);
-
-/** The single calls of a field that perlin_field_plain_lattice calls plain (improved noise, one
- * octave, aligned plane, no warp, no periods): the library's single-call route (field::eval's
- * plain_octave over improved_written_out, src/detail/single_calls.hpp) in JavaScript, operation
- * for operation, so the same doubles (tests/js checks them against the module's exact path,
- * edge cases included). */
-class PlainLattice {
-  constructor(perm, frequency, decorrelate) {
-    this.perm = perm;  // the doubled permutation, 512 entries
-    // The gradient of each entry's hash, perm[i] & 15, by component (a corner hashed at i): -1,
-    // 0 or 1, which multiply as the doubles the library's rows hold (1.5 KB a field; Float64Array
-    // rows, 12 KB, were no faster).
-    this.gx = new Int8Array(512);
-    this.gy = new Int8Array(512);
-    this.gz = new Int8Array(512);
-    for (let i = 0; i < 512; ++i) {
-      const row = (perm[i] & 15) * 4;
-      this.gx[i] = GRAD3[row];
-      this.gy[i] = GRAD3[row + 1];
-      this.gz[i] = GRAD3[row + 2];
-    }
-    this.frequency = frequency;
-    this.decorrelate = decorrelate;
-  }
-
-  eval2(x, y) {
-    let qx = x * this.frequency, qy = y * this.frequency;
-    if (this.decorrelate) {
-      qx = qx + 0;
-      qy = qy + 0;
-    }
-    return 0 + improved2(this.perm, this.gx, this.gy, qx, qy);  // plain_octave's 0 + noise * 1
-  }
-
-  eval3(x, y, z) {
-    let qx = x * this.frequency, qy = y * this.frequency, qz = z * this.frequency;
-    if (this.decorrelate) {
-      qx = qx + 0;
-      qy = qy + 0;
-      qz = qz + 0;
-    }
-    return 0 + improved3(this.perm, this.gx, this.gy, this.gz, qx, qy, qz);  // 0 + noise * 1
-  }
-}
-
-/** improved_written_out<2> (the z = 0 slice): the corners hashed p[aa], p[ba], p[ab], p[bb]. */
-function improved2(p, gx, gy, x, y) {
-  // The cell and the fractions (split_axis): the fraction is q - (floor + 0), since the library
-  // subtracts its integer index as a double, +0 where Math.floor(-0) is -0. For |q| >= 2^53 q is
-  // an integer: the fraction is 0 and `& 255` takes the index modulo 256 exactly, as the
-  // library's fmod does; NaN and infinities give NaN through the fractions.
-  const X = Math.floor(x), Y = Math.floor(y);
-  const fx = x - (X + 0), fy = y - (Y + 0);
-  const xi = X & 255, yi = Y & 255, yj = (yi + 1) & 255;
-  const a = p[xi], b = p[(xi + 1) & 255];
-  const aa = p[a + yi], ab = p[a + yj], ba = p[b + yi], bb = p[b + yj];
-  const u = fx * fx * fx * (fx * (fx * 6 - 15) + 10);
-  const v = fy * fy * fy * (fy * (fy * 6 - 15) + 10);
-  const fx1 = fx - 1, fy1 = fy - 1;
-  const c0 = gx[aa] * fx + gy[aa] * fy, c1 = gx[ba] * fx1 + gy[ba] * fy;
-  const c2 = gx[ab] * fx + gy[ab] * fy1, c3 = gx[bb] * fx1 + gy[bb] * fy1;
-  const l0 = c0 + u * (c1 - c0), l1 = c2 + u * (c3 - c2);
-  return l0 + v * (l1 - l0);
-}
-
-/** improved_written_out<3> (split_axis as in improved2). Functions of their own: eval2 and
- * eval3 stay small enough for V8 to inline them into Field.eval, and Field.eval into the
- * caller's loop. */
-function improved3(p, gx, gy, gz, x, y, z) {
-  const X = Math.floor(x), Y = Math.floor(y), Z = Math.floor(z);
-  const fx = x - (X + 0), fy = y - (Y + 0), fz = z - (Z + 0);
-  const xi = X & 255, yi = Y & 255, yj = (yi + 1) & 255, z0 = Z & 255, z1 = (z0 + 1) & 255;
-  const a = p[xi], b = p[(xi + 1) & 255];
-  const aa = p[a + yi], ab = p[a + yj], ba = p[b + yi], bb = p[b + yj];
-  const u = fx * fx * fx * (fx * (fx * 6 - 15) + 10);
-  const v = fy * fy * fy * (fy * (fy * 6 - 15) + 10);
-  const w = fz * fz * fz * (fz * (fz * 6 - 15) + 10);
-  const fx1 = fx - 1, fy1 = fy - 1, fz1 = fz - 1;
-  // The corners' dot products, r[0] * px + r[1] * py + r[2] * pz as the library sums them.
-  let k = aa + z0;
-  const c0 = gx[k] * fx + gy[k] * fy + gz[k] * fz;
-  k = ba + z0;
-  const c1 = gx[k] * fx1 + gy[k] * fy + gz[k] * fz;
-  k = ab + z0;
-  const c2 = gx[k] * fx + gy[k] * fy1 + gz[k] * fz;
-  k = bb + z0;
-  const c3 = gx[k] * fx1 + gy[k] * fy1 + gz[k] * fz;
-  k = aa + z1;
-  const c4 = gx[k] * fx + gy[k] * fy + gz[k] * fz1;
-  k = ba + z1;
-  const c5 = gx[k] * fx1 + gy[k] * fy + gz[k] * fz1;
-  k = ab + z1;
-  const c6 = gx[k] * fx + gy[k] * fy1 + gz[k] * fz1;
-  k = bb + z1;
-  const c7 = gx[k] * fx1 + gy[k] * fy1 + gz[k] * fz1;
-  const l0 = c0 + u * (c1 - c0), l1 = c2 + u * (c3 - c2);
-  const l2 = c4 + u * (c5 - c4), l3 = c6 + u * (c7 - c6);
-  const m0 = l0 + v * (l1 - l0), m1 = l2 + v * (l3 - l2);
-  return m0 + w * (m1 - m0);
-}
-
-/** The field's PlainLattice, or null when its single calls go to the module. */
-function plainLattice(handle) {
-  const m = lib();
-  const buf = allocate("field", 512 + 16);
-  try {
-    if (!m._perlin_field_plain_lattice(handle, buf, buf + 512, buf + 520)) return null;
-    return new PlainLattice(m.HEAPU8.slice(buf, buf + 512), m.HEAPF64[(buf + 512) >> 3],
-                            (m.HEAP32[(buf + 520) >> 2] & 1) !== 0);
-  } finally {
-    m._free(buf);
-  }
-}
-
 const registry = new FinalizationRegistry((handle) => {
   if (wasm) wasm._perlin_field_free(handle);
 });
@@ -307,7 +183,6 @@ const adopt = Symbol("adopt");
  * float kernels (grids and point batches, within the library's float tolerance). */
 export class Field {
   #handle = 0;
-  #plain = null;  // a PlainLattice for the single calls, or null
 
   /** `new Field({ seed: 42, fractal: "fbm", octaves: 6 })`; unknown options and bad values
    * throw an Error with the library's message (and `code` "option" or "value"). */
@@ -327,7 +202,6 @@ export class Field {
       this.#handle = h;
     }
     registry.register(this, this.#handle, this);
-    this.#plain = plainLattice(this.#handle);
   }
 
   /** The field a recipe names ("perlin=1&fractal=fbm&octaves=8", docs/recipes.md). A NUL
@@ -381,12 +255,17 @@ export class Field {
     // Named parameters, not a rest array: single calls are the hot path (rest parameters and
     // HEAPF64.set made them 2.6 times slower).
     const n = arguments.length;
-    const plain = this.#plain;  // null once disposed
-    if (plain !== null && typeof x === "number" && typeof y === "number") {
-      if (n === 3 && typeof z === "number") return plain.eval3(x, y, z);
-      if (n === 2) return plain.eval2(x, y);
-    }
     const h = this.#live();
+    // 2-D and 3-D calls pass their coordinates by value (no copy through memory).
+    if (typeof x === "number" && typeof y === "number") {
+      let v;
+      if (n === 3 && typeof z === "number") v = wasm._perlin_field_eval3(h, x, y, z);
+      else if (n === 2) v = wasm._perlin_field_eval2(h, x, y);
+      if (v !== undefined) {
+        if (v !== v && wasm.UTF8ToString(wasm._perlin_last_error())) fail(-6);
+        return v;
+      }
+    }
     const point = n >= 1 && n <= 4 && typeof x === "number" && (n < 2 || typeof y === "number") &&
                   (n < 3 || typeof z === "number") && (n < 4 || typeof w === "number");
     if (!point) putPoint("eval", Array.from(arguments));  // throws the reason
@@ -519,7 +398,6 @@ export class Field {
       registry.unregister(this);
       lib()._perlin_field_free(this.#handle);
       this.#handle = 0;
-      this.#plain = null;
     }
   }
 }

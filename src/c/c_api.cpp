@@ -3,6 +3,7 @@
 // thread-local message, so no exception crosses the boundary.
 #define PERLIN_BUILDING_C_API
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -153,6 +154,20 @@ struct option_rows {
 const option_rows& c_rows() {
   static const option_rows rows;
   return rows;
+}
+
+/// A 2-D or 3-D single call with its coordinates by value: field::eval's own route (so its bits),
+/// without the point copied through memory. NaN with the reason in perlin_last_error otherwise.
+template <std::size_t D>
+double eval_by_value(const perlin_field* field, const std::array<double, D>& p) noexcept {
+  g_error.clear();  // a NaN value (a NaN coordinate) is not an error
+  if (field == nullptr) {
+    fail(PERLIN_E_NULL, "field must not be null");
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  double v = std::numeric_limits<double>::quiet_NaN();
+  guarded([&] { v = field->field.eval(std::span<const double>(p)); });
+  return v;
 }
 
 }  // namespace
@@ -311,6 +326,7 @@ int perlin_field_set(perlin_field* field, const char* option, const char* value)
 
 double perlin_field_eval(const perlin_field* field, int dims, const double* coords) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  g_error.clear();  // a NaN value (a NaN coordinate) is not an error
   if (field == nullptr || coords == nullptr) {
     fail(PERLIN_E_NULL, "field and coords must not be null");
     return nan;
@@ -323,24 +339,12 @@ double perlin_field_eval(const perlin_field* field, int dims, const double* coor
   return v;
 }
 
-int perlin_field_plain_lattice(const perlin_field* field, unsigned char* perm, double* frequency,
-                               int* flags) {
-  if (field == nullptr || perm == nullptr || frequency == nullptr || flags == nullptr) return 0;
-  // The conditions of field::eval's single-call route (plain_octave over improved noise), and no
-  // periods (the front's formula wraps by 256 only).
-  const perlin::field& f = field->field;
-  const auto* noise = std::get_if<perlin::improved_noise>(&f.base());
-  if (noise == nullptr || f.plane() != perlin::plane::aligned ||
-      f.fractal().kind() != perlin::fractal_kind::none || f.warped()) {
-    return 0;
-  }
-  const perlin::lattice& l = noise->lattice();
-  for (std::size_t axis = 0; axis < 4; ++axis)
-    if (l.period(axis) != 0) return 0;
-  std::memcpy(perm, l.perm().data(), 512);
-  *frequency = f.fractal().frequency();
-  *flags = f.fractal().decorrelate() ? 1 : 0;
-  return 1;
+double perlin_field_eval2(const perlin_field* field, double x, double y) {
+  return eval_by_value<2>(field, {x, y});
+}
+
+double perlin_field_eval3(const perlin_field* field, double x, double y, double z) {
+  return eval_by_value<3>(field, {x, y, z});
 }
 
 int perlin_field_eval_deriv(const perlin_field* field, int dims, const double* coords,

@@ -52,6 +52,14 @@ static void check_recipes(const char* path) {
       fprintf(stderr, "%s: %.17g, want %.17g\n", line, got, want);
       ++failures;
     }
+    /* The same value with the coordinates by value (perlin_field_eval2/3). */
+    if (dims == 2 || dims == 3) {
+      got = dims == 2 ? perlin_field_eval2(f, p[0], p[1]) : perlin_field_eval3(f, p[0], p[1], p[2]);
+      if (memcmp(&got, &want, sizeof got) != 0) {
+        fprintf(stderr, "%s by value: %.17g, want %.17g\n", line, got, want);
+        ++failures;
+      }
+    }
     n = perlin_field_recipe(f, recipe, sizeof recipe);
     CHECK(n == strlen(line) && strcmp(recipe, line) == 0);
     CHECK(perlin_field_recipe(f, recipe, 5) == n && strlen(recipe) == 4); /* snprintf-style */
@@ -381,6 +389,8 @@ int main(int argc, char** argv) {
   CHECK(isnan(perlin_field_eval(f, 5, p)));
   CHECK(strstr(perlin_last_error(), "dims") != NULL);
   CHECK(isnan(perlin_field_eval(NULL, 2, p)));
+  CHECK(isnan(perlin_field_eval2(NULL, 1, 2)) && strstr(perlin_last_error(), "null") != NULL);
+  CHECK(isnan(perlin_field_eval3(NULL, 1, 2, 3)));
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 10, 1), PERLIN_E_SIZE, "out");
   count[0] = 0;
   expect_error(perlin_fill_grid(f, 2, count, origin, step, grid, 0, 1), PERLIN_E_SIZE, "count");

@@ -238,10 +238,10 @@ test("points and gradients", () => {
   for (let k = 0; k < 3; ++k) assert.ok(Math.abs(gradient[k] - diff[k]) < 1e-6, `${gradient[k]} ${diff[k]}`);
 });
 
-test("single calls of plain improved noise (computed in JavaScript) are the module's exact path", () => {
-  // 2-D and 3-D calls of these fields run Ken Perlin's formula in index.js over the library's
-  // permutation; the module's exact point batch (a Float64Array) is the reference, bit for bit
-  // (Object.is: -0 is not 0), on random points and on the edges of the lattice arithmetic.
+test("single 2-D and 3-D calls (coordinates by value) are the module's exact point batch", () => {
+  // 2-D and 3-D calls pass their coordinates by value (perlin_field_eval2/3); the module's exact
+  // point batch (a Float64Array) is the reference, bit for bit (Object.is: -0 is not 0), on
+  // random points and on the edges of the lattice arithmetic.
   const edges = [0, -0, 0.5, -0.5, 1, -1, 255.75, 256, -256.25, 1e-300, -1e-300, 2 ** 31 + 0.5,
                  -(2 ** 31) - 0.25, 2 ** 52 + 0.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 62,
                  -(2 ** 62), 3 * 2 ** 62, 1e300, -1e300, Number.MAX_VALUE, NaN, Infinity, -Infinity];
