@@ -278,6 +278,85 @@ perlin::grid cube(std::size_t dims, std::size_t n, double step) {
   return g;
 }
 
+/// The eroded fractal, 8 octaves (the terrain preset's count), on a 1024x1024 map at step 1/64:
+/// eroded2d beside fbm2d's 8 octaves. perlin_scalar is the double path per sample, rounded: what
+/// the bulk calls did before the sample kernel took it (docs/design.md "Routes").
+void register_eroded() {
+  constexpr std::size_t n2 = 1024;
+  constexpr double step2 = 1.0 / 64;
+  static const perlin::field f = perlin::make_field(
+      perlin::spec_from_recipe("perlin=1&fractal=eroded&octaves=8&normalize=true"));
+  benchmark::RegisterBenchmark("eroded2d/perlin_scalar", [](benchmark::State& s) {
+    std::vector<float> out(n2 * n2);
+    for (auto _ : s) {
+      for (std::size_t j = 0; j < n2; ++j) {
+        for (std::size_t i = 0; i < n2; ++i) {
+          out[j * n2 + i] = static_cast<float>(f(double(i) * step2, double(j) * step2));
+        }
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, n2 * n2, out);
+  });
+  for (const unsigned threads : {1u, 0u}) {
+    auto* b = benchmark::RegisterBenchmark(threads == 1 ? "eroded2d/perlin" : "eroded2d/perlin_mt",
+                                           [threads](benchmark::State& s) {
+                                             const perlin::grid g = cube(2, n2, step2);
+                                             std::vector<float> out(g.size());
+                                             for (auto _ : s) {
+                                               perlin::fill_grid(f, g, out, {.threads = threads});
+                                               benchmark::DoNotOptimize(out.data());
+                                             }
+                                             finish(s, g.size(), out);
+                                           });
+    if (threads == 0) b->UseRealTime();
+  }
+}
+
+/// The warped preset's field (perlin recipe --preset warped: 5-octave fBm through a 4-octave
+/// progressive warp), on a 1024x1024 map at step 1/64: warp2d (values) and warp2d_deriv (values
+/// and gradients). perlin_scalar is the double path per sample, rounded: what the bulk calls did
+/// before the warp kernel (docs/design.md "Routes").
+void register_warps() {
+  constexpr std::size_t n2 = 1024;
+  constexpr double step2 = 1.0 / 64;
+  static const perlin::field f = perlin::make_field(perlin::spec_from_recipe(
+      "perlin=1&fractal=fbm&octaves=5&normalize=true&decorrelate=true&warp=progressive&"
+      "warp-amplitude=2.5&warp-frequency=0.25&warp-octaves=4"));
+  benchmark::RegisterBenchmark("warp2d/perlin_scalar", [](benchmark::State& s) {
+    std::vector<float> out(n2 * n2);
+    for (auto _ : s) {
+      for (std::size_t j = 0; j < n2; ++j) {
+        for (std::size_t i = 0; i < n2; ++i) {
+          out[j * n2 + i] = static_cast<float>(f(double(i) * step2, double(j) * step2));
+        }
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+    finish(s, n2 * n2, out);
+  });
+  for (const bool deriv : {false, true}) {
+    for (const unsigned threads : {1u, 0u}) {
+      const std::string name = std::string(deriv ? "warp2d_deriv" : "warp2d") +
+                               (threads == 1 ? "/perlin" : "/perlin_mt");
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), [threads, deriv](benchmark::State& s) {
+        const perlin::grid g = cube(2, n2, step2);
+        std::vector<float> out(g.size()), grad(deriv ? 2 * g.size() : 0);
+        for (auto _ : s) {
+          if (deriv) {
+            perlin::fill_grid_deriv(f, g, out, grad, {.threads = threads});
+          } else {
+            perlin::fill_grid(f, g, out, {.threads = threads});
+          }
+          benchmark::DoNotOptimize(out.data());
+        }
+        finish(s, g.size(), out);
+      });
+      if (threads == 0) b->UseRealTime();
+    }
+  }
+}
+
 /// The workloads that ran on the scalar path before: the gradient of a 2-D map (shaded relief)
 /// and double grids. Rows: perlin's single calls, its bulk call
 /// on one thread and on every core, and the peers that have the workload.
@@ -385,6 +464,8 @@ int main(int argc, char** argv) {
   register_points();
   register_grids();
   register_scalar_era();
+  register_warps();
+  register_eroded();
   benchmark::AddCustomContext("perlin_simd_target", perlin::active_target());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

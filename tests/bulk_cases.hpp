@@ -46,7 +46,7 @@ inline std::vector<perlin::field> fields() {
                                                   .set_normalize(true));
   out.emplace_back(perlin::improved_noise(),
                    perlin::fractal().set_kind(perlin::fractal_kind::turbulence).set_octaves(3));
-  // No kernel computes the eroded fractal: every bulk call takes the double scalar path.
+  // The eroded fractal: float grids' values on the sample kernel, everything else scalar.
   out.emplace_back(perlin::improved_noise(3), perlin::fractal()
                                                   .set_kind(perlin::fractal_kind::eroded)
                                                   .set_octaves(4)

@@ -606,6 +606,79 @@ TEST(Grid, WarpedFieldsAreWithinTheirToleranceOnEveryTarget) {
       worst_value, worst_gradient, compared, kinks);
 }
 
+TEST(Grid, ErodedGridsAreWithinTheirToleranceOnEveryTarget) {
+  // The eroded fractal's float grids on the sample kernel (each octave's value and gradient in
+  // float vectors, fractal.cpp's n / (1 + k |G|^2)), aligned and rotated, improved and value
+  // noise, power-of-two periods, 1-D to 4-D (4-D and odd periods: the scalar path, rounded):
+  // within value_tolerance of the double path on every target, strict or not; the same bits for
+  // any thread count.
+  std::vector<perlin::field> all;
+  const auto eroded = [](int octaves, double erosion, bool decorrelate) {
+    return perlin::fractal()
+        .set_kind(perlin::fractal_kind::eroded)
+        .set_octaves(octaves)
+        .set_erosion(erosion)
+        .set_normalize(true)
+        .set_decorrelate(decorrelate);
+  };
+  all.emplace_back(perlin::improved_noise(), eroded(8, 1.0, true));
+  all.emplace_back(perlin::improved_noise(3), eroded(4, 4.0, false));
+  all.emplace_back(perlin::value_noise(6, perlin::interpolation::cubic), eroded(5, 0.5, true));
+  perlin::improved_noise tiled(8);
+  tiled.lattice().set_period_all(32);
+  all.emplace_back(tiled, eroded(6, 1.5, false));
+  perlin::improved_noise odd(9);
+  odd.lattice().set_period_all(7);
+  all.emplace_back(odd, eroded(3, 1.0, false));  // not a power of two: the scalar path
+  perlin::field turned(perlin::improved_noise(4), eroded(8, 2.0, true));
+  turned.set_plane(perlin::plane::rotated);
+  all.push_back(turned);
+  std::size_t on_kernel = 0;
+  double worst = 0;  // relative to the tolerance
+  for (std::size_t fi = 0; fi < all.size(); ++fi) {
+    const perlin::field& f = all[fi];
+    const double tol = tolerance(f);
+    for (std::size_t dims = 1; dims <= 4; ++dims) {
+      if (perlin::detail::route_of(f, perlin::detail::bulk_call::grid_float, dims) ==
+          perlin::detail::bulk_route::sample_kernel) {
+        ++on_kernel;
+      }
+      perlin::grid g;
+      g.dims = dims;
+      g.count = {71, 5, 3, 2};
+      g.origin = {-3.3, 1.7, -5.1, 2.25};
+      g.step = {0.137, 0.41, 0.29, 0.5};
+      const std::size_t n = g.size();
+      std::vector<double> want(n);
+      for (std::size_t idx = 0; idx < n; ++idx) {
+        double p[4] = {};
+        std::size_t rem = idx;
+        for (std::size_t a = 0; a < dims; ++a) {
+          p[a] = g.coordinate(a, rem % g.count[a]);
+          rem /= g.count[a];
+        }
+        want[idx] = f.eval<double>(std::span<const double>(p, dims));
+      }
+      for_each_target([&](const std::string&) {
+        for (const bool strict : {false, true}) {
+          std::vector<float> v(n), v1(n);
+          perlin::fill_grid(f, g, v, {.threads = 2, .strict = strict});
+          perlin::fill_grid(f, g, v1, {.threads = 1, .strict = strict});
+          ASSERT_EQ(v, v1);
+          for (std::size_t idx = 0; idx < n; ++idx) {
+            ASSERT_NEAR(v[idx], want[idx], tol)
+                << "field " << fi << " dims " << dims << " strict " << strict;
+            worst = std::max(worst, std::abs(v[idx] - want[idx]) / tol);
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GE(on_kernel, 14u);
+  RecordProperty("worst_value_over_tolerance", std::to_string(worst));
+  std::printf("eroded: worst value error %.3f of its tolerance\n", worst);
+}
+
 TEST(Grid, MinMaxIgnoresNaNOnEveryTarget) {
   for_each_target([&](const std::string&) {
     const auto& k = perlin::detail::active_kernels();

@@ -45,6 +45,10 @@ struct workload {
   std::size_t n[4];  // samples along x, y, z, w (1 beyond dims)
   float step;
   int octaves;  // 1 = plain noise; >1 = fBm, lacunarity 2, gain 0.5
+  /// The fBm through a 4-octave progressive domain warp (amplitude 2.5, warp frequency 1/4): the
+  /// warped preset's field (perlin recipe --preset warped) and FastNoise2's
+  /// DomainWarpFractalProgressive of DomainWarpGradient over the same FractalFBm.
+  bool warped = false;
   std::size_t size() const { return n[0] * n[1] * n[2] * n[3]; }
 };
 
@@ -67,11 +71,17 @@ const workload k_grids[] = {
     {"fbm2d", 2, {1024, 1024, 1, 1}, 1.0f / 64, 8},
     {"grid2d_64", 2, {64, 64, 1, 1}, 1.0f / 16, 1},
     {"grid3d_16", 3, {16, 16, 16, 1}, 1.0f / 4, 1},
+    {"warp2d", 2, {1024, 1024, 1, 1}, 1.0f / 64, 5, true},
 };
 
 // ---- perlin ---------------------------------------------------------------------------------
 
 perlin::field perlin_field(const workload& w) {
+  if (w.warped) {
+    return perlin::make_field(perlin::spec_from_recipe(
+        "perlin=1&fractal=fbm&octaves=5&normalize=true&decorrelate=true&warp=progressive&"
+        "warp-amplitude=2.5&warp-frequency=0.25&warp-octaves=4"));
+  }
   if (w.octaves == 1) return perlin::field();  // Ken Perlin's improved noise, aligned plane
   return {perlin::improved_noise(), perlin::fractal()
                                         .set_kind(perlin::fractal_kind::fbm)
@@ -99,7 +109,19 @@ FastNoise::SmartNode<> fn2_node(const workload& w) {
   f->SetOctaveCount(w.octaves);
   f->SetGain(0.5f);
   f->SetLacunarity(2.0f);
-  return f;
+  if (!w.warped) return f;
+  // Warp frequency 1/4 of the field's (feature scale 4), amplitude 2.5, 4 octaves of
+  // lacunarity 2 and gain 1/2, each displacing the point the previous ones produced.
+  auto warp = FastNoise::New<FastNoise::DomainWarpGradient>(g_fn2_max);
+  warp->SetSource(f);
+  warp->SetScale(4.0f);
+  warp->SetWarpAmplitude(2.5f);
+  auto progressive = FastNoise::New<FastNoise::DomainWarpFractalProgressive>(g_fn2_max);
+  progressive->SetSource(warp);
+  progressive->SetOctaveCount(4);
+  progressive->SetGain(0.5f);
+  progressive->SetLacunarity(2.0f);
+  return progressive;
 }
 
 void fn2_fill(const FastNoise::SmartNode<>& fn, const workload& w, float* out) {

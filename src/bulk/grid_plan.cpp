@@ -145,7 +145,7 @@ bool exact_rows_cover(const field& f, std::size_t dims, std::size_t row_length) 
 /// are not powers of two, value noise with the cosine interpolation.
 std::size_t detail::sample_lattice_dims(const field& f, std::size_t dims) {
   const std::size_t lattice_dims = turns(f, dims) ? 3 : dims;
-  if (f.warped() || lattice_dims > 3 || f.fractal().kind() == fractal_kind::eroded) return 0;
+  if (f.warped() || lattice_dims > 3) return 0;
   if (f.kind() == noise_kind::value &&
       std::get<value_noise>(f.base()).interp() == interpolation::cosine) {
     return 0;
@@ -215,12 +215,17 @@ detail::warp_plan detail::make_warp_plan(const field& f, std::size_t dims, bool 
 
 detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
                                     std::size_t row_length) {
-  // The eroded fractal needs every octave's gradient (and, for derivatives, its Hessian): no
-  // kernel computes it; the double scalar path does, sample by sample on every thread.
-  if (f.fractal().kind() == fractal_kind::eroded) return bulk_route::scalar;
   // Noise kinds without SIMD kernels (simplex noise, detail/noise_kinds.hpp): field::eval per
   // sample.
   if (!detail::noise_kind_of(f.kind()).simd) return bulk_route::scalar;
+  // The eroded fractal needs every octave's gradient: the sample kernel computes it, so float
+  // grids' values take it (aligned or rotated, not warped); derivatives need every octave's
+  // Hessian, which no kernel computes: the double scalar path, sample by sample.
+  if (f.fractal().kind() == fractal_kind::eroded) {
+    if (call == bulk_call::grid_float && !f.warped() && detail::sample_lattice_dims(f, dims) != 0)
+      return bulk_route::sample_kernel;
+    return bulk_route::scalar;
+  }
   switch (call) {
     case bulk_call::grid_float:
       // The row kernels follow lattice-aligned rows: rotated planes go sample by sample (their
@@ -654,6 +659,7 @@ std::optional<detail::points_plan> detail::make_points_plan(const field& f, std:
   detail::points_plan plan;
   fill_common(plan, f, strict);
   plan.dims = static_cast<int>(dims);
+  plan.erosion = static_cast<float>(f.fractal().erosion());
   for (const auto& op : octaves) {
     plan.amp.push_back(static_cast<float>(op.amp));
     plan.freq.push_back(op.freq);

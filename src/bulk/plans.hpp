@@ -41,7 +41,7 @@ enum class bulk_call {
 bulk_route route_of(const field& f, bulk_call call, std::size_t dims, std::size_t row_length = 0);
 [[nodiscard]] const char* route_name(bulk_route r) noexcept;
 /// The lattice dimensions the sample kernel hashes for `dims` coordinates (3 on a rotated plane),
-/// or 0 when it does not cover the field.
+/// or 0 when it does not cover the field (the eroded fractal: values only, route_of decides).
 std::size_t sample_lattice_dims(const field& f, std::size_t dims);
 
 /// A warped field on the sample kernel (bulk_route::warp_kernel): one single-octave plan per

@@ -158,6 +158,7 @@ struct points_plan {
   bool normalize = false;
   float normalize_by = 1;
   bool strict = false;
+  float erosion = 0;  // the eroded fractal's k (fractal::erosion): eval_points_d, values only
   std::vector<float> amp;
   std::vector<double> freq;
   std::vector<std::array<double, 4>> offset;
@@ -180,6 +181,7 @@ using eval_points_fn = void (*)(const points_plan&, std::size_t begin, std::size
 /// in float. Values go to out[0 .. n); when `grad` is not null, grad[a][0 .. n) receives the
 /// analytic partial derivative along axis a (chain rule through the fractal). The plan's
 /// `coord` pointers are not used. Improved noise, and value noise but the cosine interpolation.
+/// The eroded fractal (each octave's gradient feeds it): values only, `grad` null.
 using eval_points_d_fn = void (*)(const points_plan&, const double* const* coord, std::size_t n,
                                   float* out, float* const* grad);
 

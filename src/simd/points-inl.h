@@ -384,19 +384,32 @@ template <int D, bool Strict, bool Grad>
 struct deriv_sum {
   VF total, weight;
   VF g[3], dweight[3];
+  VF eroded_g[3];  // eroded: the sum of the octaves' gradients so far, in lattice units
 
   // Written out: an implicit constructor would lack the target's attributes.
   HWY_INLINE deriv_sum()
       : total(hn::Zero(DF())),
         weight(hn::Set(DF(), 1.0f)),
         g{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())},
-        dweight{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())} {}
+        dweight{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())},
+        eroded_g{hn::Zero(DF()), hn::Zero(DF()), hn::Zero(DF())} {}
 
   /// Adds octave oi's noise n and its partials dn (with respect to the lattice coordinates).
   HWY_INLINE void add(const points_plan& pp, std::size_t oi, VF n, VF* dn) {
     const DF df;
     const VF amp = hn::Set(df, pp.amp[oi]);
     if constexpr (Grad) {
+      if (pp.kind == fractal_kind::eroded) {
+        // fractal.cpp's eroded octave, values only: G += dn (lattice units), s = n / (1 + k |G|^2).
+        VF g2 = hn::Zero(df);
+        for (int k = 0; k < D; ++k) {
+          eroded_g[k] = hn::Add(eroded_g[k], dn[k]);
+          g2 = mul_add<Strict>(eroded_g[k], eroded_g[k], g2);
+        }
+        const VF d = mul_add<Strict>(hn::Set(df, pp.erosion), g2, hn::Set(df, 1.0f));
+        total = mul_add<Strict>(hn::Div(n, d), amp, total);
+        return;
+      }
       const VF freq = hn::Set(df, static_cast<float>(pp.freq[oi]));
       for (int k = 0; k < D; ++k) dn[k] = hn::Mul(dn[k], freq);
       with_kind(pp.kind, [&]<fractal_kind Kind>() {
@@ -422,6 +435,7 @@ struct deriv_sum {
     hn::Store(total, df, tmp);
     std::copy(tmp, tmp + lanes, out + i);
     if constexpr (Grad) {
+      if (grad == nullptr) return;  // the eroded fractal's values (eval_points_d)
       for (int k = 0; k < D; ++k) {
         hn::Store(g[k], df, tmp);
         std::copy(tmp, tmp + lanes, grad[k] + i);
@@ -569,7 +583,9 @@ void eval_points_d(const points_plan& pp, const double* const* coord, std::size_
         return points_d_t<3, true, true, Grad>(pp, coord, n, out, grad);
     }
   };
-  if (grad != nullptr) {
+  // The eroded fractal reads every octave's gradient: the gradient kernels, values only (its
+  // own gradient needs the octaves' Hessians: not covered, route_of).
+  if (grad != nullptr || pp.kind == fractal_kind::eroded) {
     run.template operator()<true>();
   } else {
     run.template operator()<false>();

@@ -158,73 +158,143 @@ HWY_INLINE VD blend_dd(VD* d, VD (*comp)[3], const VD* t, const VD* dt, VD* dn) 
   return blend_tree_dd(d, D, t);
 }
 
-/// noise_points_dd for D lattice dimensions (1 to 3): N samples a step, hashed once, blended in
-/// k_halves double vectors.
+/// The noise and its partials (times `freq`) of one vector of samples from their axes and the
+/// hashes of their corners, into out[0 .. lanes) and grad[k][0 .. lanes): k_halves double
+/// vectors, stored straight when the vector is whole.
+template <int D, bool Improved, bool Grad>
+HWY_INLINE void blend_vector(const dd_axis* ax, const VI* h, double freq, std::size_t lanes,
+                             double* out, double* const* grad) {
+  const DD dd;
+  const std::size_t Nd = hn::Lanes(dd);
+  HWY_ALIGN double value[64];
+  HWY_ALIGN double partial[3][64];
+  const bool whole = lanes == Nd * k_halves;
+  VF gf[8][3];  // the corners' gradients (-1, 0, 1: exact in float)
+  if constexpr (Improved) {
+    for (int c = 0; c < (1 << D); ++c) gradient_components<D>(h[c], gf[c]);
+  }
+  for (int half = 0; half < k_halves; ++half) {
+    VD d[8], comp[8][3], t[3], dt[3], dn[3];
+    for (int k = 0; k < D; ++k) {
+      t[k] = ax[k].t[half];
+      dt[k] = ax[k].dt[half];
+    }
+    for (int c = 0; c < (1 << D); ++c) {
+      if constexpr (Improved) {
+        VD dot = hn::Zero(dd);
+        for (int k = 0; k < D; ++k) {
+          comp[c][k] = widen(gf[c][k], half);
+          const VD r = (c >> k) & 1 ? hn::Sub(ax[k].f[half], hn::Set(dd, 1.0)) : ax[k].f[half];
+          dot = hn::MulAdd(comp[c][k], r, dot);
+        }
+        d[c] = dot;
+      } else {
+        d[c] = hn::MulAdd(widen(h[c], half), hn::Set(dd, 1.0 / 127.5), hn::Set(dd, -1.0));
+      }
+    }
+    const std::size_t at = static_cast<std::size_t>(half) * Nd;
+    const VD v = blend_dd<D, Improved, Grad>(d, comp, t, dt, dn);
+    hn::StoreU(v, dd, (whole ? out : value) + at);
+    if constexpr (Grad) {
+      for (int k = 0; k < D; ++k) {
+        hn::StoreU(hn::Mul(dn[k], hn::Set(dd, freq)), dd, (whole ? grad[k] : partial[k]) + at);
+      }
+    }
+  }
+  if (whole) return;
+  std::copy(value, value + lanes, out);
+  if constexpr (Grad) {
+    for (int k = 0; k < D; ++k) std::copy(partial[k], partial[k] + lanes, grad[k]);
+  }
+}
+
+#if HWY_TARGET == HWY_AVX3_DL
+/// noise_points_dd_t's samples 64 at a time where every mask is 255, hashed a byte per lane
+/// (byte_hash; the layout of points_by_bytes): byte permutes instead of gathers, the same hashes.
+/// Returns where it stopped.
+template <int D, bool Improved, bool Grad>
+std::size_t noise_points_dd_by_bytes(const points_plan& pp, const double* const* coord,
+                                     std::size_t count, double* out, double* const* grad) {
+  const DI di;
+  constexpr std::size_t N = 16;
+  static_assert(hn::MaxLanes(DF()) == N);
+  const byte_hash p(pp.tables->bytes.data());
+  const double freq = pp.freq[0];
+  std::size_t i = 0;
+  for (; i + 4 * N <= count; i += 4 * N) {
+    dd_axis ax[4][3];
+    __m512i idx[3];
+    for (int a = 0; a < D; ++a) {
+      VI packed = hn::Zero(di);
+      for (int v = 0; v < 4; ++v) {
+        ax[v][a] =
+            dd_axis_of(coord[a] + i + v * N, freq, pp.offset[0][a], 255u, Improved, pp.interp);
+        packed = byte_hash::pack(packed, ax[v][a].i0, v);
+      }
+      idx[a] = packed.raw;
+    }
+    __m512i bytes[8];
+    p.corners<D>(idx, bytes);
+    for (int v = 0; v < 4; ++v) {
+      VI h[8];
+      for (int k = 0; k < (1 << D); ++k) h[k] = byte_hash::unpack<Improved>(bytes[k], v);
+      const std::size_t at = i + static_cast<std::size_t>(v) * N;
+      double* g[3] = {};
+      if constexpr (Grad) {
+        for (int k = 0; k < D; ++k) g[k] = grad[k] + at;
+      }
+      blend_vector<D, Improved, Grad>(ax[v], h, freq, N, out + at, g);
+    }
+  }
+  return i;
+}
+#endif
+
+/// noise_points_dd for D lattice dimensions (1 to 3): N samples a step (64 by bytes on
+/// AVX3_DL), hashed once (pair gathers where every mask is 255), blended in k_halves double
+/// vectors.
 template <int D, bool Improved, bool Grad>
 void noise_points_dd_t(const points_plan& pp, const double* const* coord, std::size_t count,
                        double* out, double* const* grad) {
   const DF df;
   const DI di;
-  const DD dd;
   const std::size_t N = hn::Lanes(df);
-  const std::size_t Nd = hn::Lanes(dd);
   const hash_tables& tb = *pp.tables;
   const double freq = pp.freq[0];
+  bool pairs = true;  // every upper index the lower one plus 1 (modulo 256)
+  for (int a = 0; a < D; ++a) pairs = pairs && pp.mask[0][a] == 255u;
   HWY_ALIGN double tail[3][64];  // the last, partial vector, padded with its last sample
-  HWY_ALIGN double value[64];
-  HWY_ALIGN double partial[3][64];
   const lanes_axis none{hn::Zero(di), hn::Zero(di), hn::Zero(df), hn::Zero(df)};
-  for (std::size_t i = 0; i < count; i += N) {
+  std::size_t i = 0;
+#if HWY_TARGET == HWY_AVX3_DL
+  if (pairs) i = noise_points_dd_by_bytes<D, Improved, Grad>(pp, coord, count, out, grad);
+#endif
+  for (; i < count; i += N) {
     const std::size_t lanes = std::min(N, count - i);
-    const double* x[3] = {};
     dd_axis ax[3];
     for (int a = 0; a < D; ++a) {
-      x[a] = coord[a] + i;
+      const double* x = coord[a] + i;
       if (lanes < N) {
-        for (std::size_t l = 0; l < N; ++l) tail[a][l] = x[a][std::min(l, lanes - 1)];
-        x[a] = tail[a];
+        for (std::size_t l = 0; l < N; ++l) tail[a][l] = x[std::min(l, lanes - 1)];
+        x = tail[a];
       }
-      ax[a] = dd_axis_of(x[a], freq, pp.offset[0][a], pp.mask[0][a], Improved, pp.interp);
+      ax[a] = dd_axis_of(x, freq, pp.offset[0][a], pp.mask[0][a], Improved, pp.interp);
     }
     const lanes_axis y = D >= 2 ? lanes_axis{ax[1].i0, ax[1].i1, none.f, none.t} : none;
     const lanes_axis z = D >= 3 ? lanes_axis{ax[2].i0, ax[2].i1, none.f, none.t} : none;
     VI h[8];
-    hash_corners_v<D, false>(tb, hn::GatherIndex(di, tb.perm.data(), ax[0].i0),
-                             hn::GatherIndex(di, tb.perm.data(), ax[0].i1), y, z, h);
-    VF gf[8][3];  // the corners' gradients (-1, 0, 1: exact in float)
-    if constexpr (Improved) {
-      for (int c = 0; c < (1 << D); ++c) gradient_components<D>(h[c], gf[c]);
+    if (pairs) {
+      const VI q = hn::GatherIndex(di, tb.pairs.data(), ax[0].i0);
+      hash_corners_v<D, true>(tb, low16(q), high16(q), y, z, h);
+    } else {
+      hash_corners_v<D, false>(tb, hn::GatherIndex(di, tb.perm.data(), ax[0].i0),
+                               hn::GatherIndex(di, tb.perm.data(), ax[0].i1), y, z, h);
     }
-    for (int half = 0; half < k_halves; ++half) {
-      VD d[8], comp[8][3], t[3], dt[3], dn[3];
-      for (int k = 0; k < D; ++k) {
-        t[k] = ax[k].t[half];
-        dt[k] = ax[k].dt[half];
-      }
-      for (int c = 0; c < (1 << D); ++c) {
-        if constexpr (Improved) {
-          VD dot = hn::Zero(dd);
-          for (int k = 0; k < D; ++k) {
-            comp[c][k] = widen(gf[c][k], half);
-            const VD r = (c >> k) & 1 ? hn::Sub(ax[k].f[half], hn::Set(dd, 1.0)) : ax[k].f[half];
-            dot = hn::MulAdd(comp[c][k], r, dot);
-          }
-          d[c] = dot;
-        } else {
-          d[c] = hn::MulAdd(widen(h[c], half), hn::Set(dd, 1.0 / 127.5), hn::Set(dd, -1.0));
-        }
-      }
-      const std::size_t at = static_cast<std::size_t>(half) * Nd;
-      hn::Store(blend_dd<D, Improved, Grad>(d, comp, t, dt, dn), dd, value + at);
-      if constexpr (Grad) {
-        for (int k = 0; k < D; ++k)
-          hn::Store(hn::Mul(dn[k], hn::Set(dd, freq)), dd, partial[k] + at);
-      }
-    }
-    std::copy(value, value + lanes, out + i);
+    double* g[3] = {};
     if constexpr (Grad) {
-      for (int k = 0; k < D; ++k) std::copy(partial[k], partial[k] + lanes, grad[k] + i);
+      for (int k = 0; k < D; ++k) g[k] = grad[k] + i;
     }
+    blend_vector<D, Improved, Grad>(ax, h, freq, lanes, out + i, g);
   }
 }
 
