@@ -12,10 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "bulk/plans.hpp"
+#include "bulk/warp_samples.hpp"
 #include "detail/kernel_registry.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
-#include "bulk/plans.hpp"
 #include "perlin/grid.hpp"
 
 namespace perlin::detail {
@@ -194,6 +195,62 @@ std::string check_samples(const kernels& k, const std::vector<field>& fields) {
   return {};
 }
 
+/// The warp kernel (warp_samples: noise_points_dd's displacement, eval_points_d's field): values
+/// and gradients of warped fields at double coordinates against the double path. Skipped for a
+/// table without noise_points_dd (a target without double vectors: its grids take the scalar
+/// path).
+std::string check_warps(const kernels& k) {
+  if (k.noise_points_dd == nullptr || k.eval_points_d == nullptr) return {};
+  std::vector<field> fields;
+  fields.emplace_back(improved_noise(2), fractal()
+                                             .set_kind(fractal_kind::fbm)
+                                             .set_octaves(3)
+                                             .set_normalize(true)
+                                             .set_decorrelate(true));
+  fields.back().set_warp(warp()
+                             .set_kind(warp_kind::progressive)
+                             .set_amplitude(2.5)
+                             .set_frequency(0.25)
+                             .set_octaves(3));
+  value_noise v(7, interpolation::cubic);
+  v.lattice().set_period_all(16);
+  fields.emplace_back(v, fractal().set_kind(fractal_kind::fbm).set_octaves(2));
+  fields.back().set_warp(
+      warp().set_kind(warp_kind::independent).set_amplitude(1.5).set_octaves(2).set_seed(9));
+  constexpr std::size_t n = 133;  // two blocks of 64 and a tail
+  for (std::size_t fi = 0; fi < fields.size(); ++fi) {
+    const field& f = fields[fi];
+    const double tol = value_tolerance(f), gtol = gradient_tolerance(f);
+    for (std::size_t dims = 1; dims <= 3; ++dims) {
+      const bool strict = dims == 2;
+      const warp_plan plan = make_warp_plan(f, dims, strict);
+      std::vector<double> xs(3 * n);
+      for (std::size_t a = 0; a < dims; ++a) {
+        for (std::size_t i = 0; i < n; ++i)
+          xs[a * n + i] = std::fmod(static_cast<double>(i * (7 + 2 * a)) * 1.618, 61.0) - 30.5;
+      }
+      const std::vector<double> original = xs;
+      double* x[3] = {xs.data(), xs.data() + n, xs.data() + 2 * n};
+      std::vector<float> out(n), grad(3 * n);
+      float* g[3] = {grad.data(), grad.data() + n, grad.data() + 2 * n};
+      warp_samples(plan, k, x, n, out.data(), g);
+      for (std::size_t i = 0; i < n; ++i) {
+        double p[3], want_grad[3];
+        for (std::size_t a = 0; a < dims; ++a) p[a] = original[a * n + i];
+        const double want =
+            f.eval<double>(std::span<const double>(p, dims), std::span<double>(want_grad, dims));
+        if (!(std::abs(out[i] - want) <= tol))
+          return describe("warps", fi, dims, strict, out[i], want);
+        for (std::size_t a = 0; a < dims; ++a) {
+          if (!(std::abs(g[a][i] - want_grad[a]) <= gtol))
+            return describe("warp gradients", fi, dims, strict, g[a][i], want_grad[a]);
+        }
+      }
+    }
+  }
+  return {};
+}
+
 /// Exact double grids: the bits of the scalar path, at lattice points too (where signs of zero
 /// show), cells wider and narrower than a sample, periods.
 std::string check_exact_grids(const kernels& k, const std::vector<field>& fields) {
@@ -290,6 +347,7 @@ std::string self_check(const kernels& k) {
   if (failure.empty()) failure = check_points(k, fields);
   if (failure.empty()) failure = check_samples(k, fields);
   if (failure.empty()) failure = check_exact_grids(k, fields);
+  if (failure.empty()) failure = check_warps(k);
   return failure;
 }
 
