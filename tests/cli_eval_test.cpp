@@ -278,7 +278,9 @@ TEST(CliEval, BadOptionsExit2WithAMessage) {
       {"eval --lacunarity nan", "lacunarity"},
       {"eval --persistence inf", "persistence"},
       {"eval --frequency 0", "frequency"},
-      {"eval --noise gabor", "noise: unknown value 'gabor' (valid: improved, value, simplex)"},
+      {"eval --noise gabor",
+       "noise: unknown value 'gabor' (valid: improved, value, simplex, "
+       "opensimplex2, opensimplex2s, cellular, libnoise-voronoi)"},
       {"eval --fractal pink", "fractal: unknown value"},
       {"eval --interp spline", "interp: unknown value"},
       {"eval --dims 5", "--dims"},

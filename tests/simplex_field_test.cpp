@@ -282,7 +282,8 @@ TEST(SimplexField, TheBoundHoldsOnSeededPermutations) {
     }
   }
   for (std::size_t d = 2; d <= 4; ++d) {
-    EXPECT_LE(worst[d], perlin::detail::noise_kind_of(perlin::noise_kind::simplex).bound(d));
+    EXPECT_LE(worst[d], perlin::detail::noise_kind_of(perlin::noise_kind::simplex)
+                            .bound(perlin::simplex_noise(), d));
     std::cout << d << "-D: max |value| on 5 seeds " << worst[d] << "\n";
   }
   const perlin::field f = simplex_field("&fractal=fbm&octaves=3");

@@ -9,6 +9,7 @@
 
 #include "perlin/fractal.hpp"
 #include "perlin/improved_noise.hpp"
+#include "perlin/noise_families.hpp"
 #include "perlin/simplex_noise.hpp"
 #include "perlin/value_noise.hpp"
 #include "perlin/warp.hpp"
@@ -16,10 +17,20 @@
 namespace perlin {
 
 /// Which base noise a field uses (docs/noise.md): Ken Perlin's improved noise, value noise, or
-/// Stefan Gustavson's simplex noise (2 to 4 coordinates, no periods).
-enum class noise_kind { improved, value, simplex };
+/// Stefan Gustavson's simplex noise (2 to 4 coordinates, no periods), KdotJPG's OpenSimplex2 and
+/// OpenSimplex2S, cellular noise, libnoise's Voronoi (noise_families.hpp).
+enum class noise_kind {
+  improved,
+  value,
+  simplex,
+  opensimplex2,
+  opensimplex2s,
+  cellular,
+  libnoise_voronoi
+};
 [[nodiscard]] std::string_view to_string(noise_kind k) noexcept;
-/// Parses "improved", "value" or "simplex"; throws perlin::invalid_argument.
+/// Parses a kind's name ("improved", "value", "simplex", "opensimplex2", ...); throws
+/// perlin::invalid_argument.
 [[nodiscard]] noise_kind parse_noise_kind(std::string_view name);
 /// Every name, in declaration order.
 [[nodiscard]] std::vector<std::string> noise_kind_names();
@@ -47,14 +58,16 @@ enum class plane { aligned, rotated };
 class field {
  public:
   /// The base noises, one alternative per noise_kind, in its order.
-  using noise_variant = std::variant<improved_noise, value_noise, simplex_noise>;
+  using noise_variant = std::variant<improved_noise, value_noise, simplex_noise, opensimplex2_noise,
+                                     opensimplex2s_noise, cellular_noise, libnoise_voronoi_noise>;
 
   field() noexcept { fractal_.set_kind(fractal_kind::none); }
   field(const improved_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
   field(const value_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
   field(const simplex_noise& n, const fractal& f) noexcept : base_(n), fractal_(f) {}
   /// Any base noise. Throws perlin::invalid_argument (parameter "period") when its lattice has
-  /// periods and the kind has none (simplex noise).
+  /// periods and the kind has none (simplex noise, OpenSimplex2, libnoise's Voronoi), and
+  /// (parameter "fractal") for an eroded fractal over a kind without a Hessian.
   field(const noise_variant& n, const fractal& f);
 
   [[nodiscard]] noise_kind kind() const noexcept { return static_cast<noise_kind>(base_.index()); }

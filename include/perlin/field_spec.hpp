@@ -17,9 +17,15 @@ namespace perlin {
 /// and calls make_field(); every check and every error message comes from the library, so they
 /// are the same in every language.
 struct field_spec {
-  std::string noise = "improved";     ///< improved | value
-  std::string interp = "quintic";     ///< linear | cosine | cubic | quintic (value noise)
-  std::optional<std::uint64_t> seed;  ///< empty: Ken Perlin's permutation
+  std::string noise = "improved";               ///< a noise kind's name (noise_kind_names())
+  std::string interp = "quintic";               ///< linear | cosine | cubic | quintic (value noise)
+  std::string orientation = "standard";         ///< OpenSimplex2's (noise_families.hpp)
+  std::string cellular_distance = "euclidean";  ///< cellular noise's metric
+  std::string cellular_return = "f1";           ///< f1 | f2 | f2-f1 | cell-value
+  double cellular_jitter = 1.0;                 ///< cellular noise: 0 to 1
+  double voronoi_displacement = 1.0;            ///< libnoise-voronoi: SetDisplacement
+  bool voronoi_distance = false;                ///< libnoise-voronoi: EnableDistance
+  std::optional<std::uint64_t> seed;            ///< empty: Ken Perlin's permutation
   /// Tiling periods in lattice cells, 1 to 2^31-1: empty for none, one value for every axis, or
   /// one per axis (up to 4).
   std::vector<std::int64_t> period;

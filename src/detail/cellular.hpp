@@ -101,11 +101,18 @@ struct cellular_result {
 /// everywhere. Thread safe; deterministic.
 cellular_result cellular_search(const lattice& l, cellular_distance distance, double jitter,
                                 const double* p, int dims, bool need_f2) noexcept;
+cellular_result cellular_search(const std::uint8_t* perm, const axis_wrap* wraps,
+                                cellular_distance distance, double jitter, const double* p,
+                                int dims, bool need_f2) noexcept;
 
 /// Cellular noise at `p` (dims = 1 to 4 coordinates) as `c` asks; when `gradient` is not null
 /// it receives the analytic gradient (dims entries). NaN or infinite coordinates give NaN.
 double cellular(const lattice& l, const cellular_params& c, const double* p, int dims,
                 double* gradient) noexcept;
+/// The same on a permutation table and per-axis wraps (a fractal's octave: its periods scaled by
+/// the lacunarity); cellular(l, ...) is cellular(l.perm().data(), wraps_of(l).data(), ...).
+double cellular(const std::uint8_t* perm, const axis_wrap* wraps, const cellular_params& c,
+                const double* p, int dims, double* gradient) noexcept;
 
 /// The upper bound of cellular(l, c, ., dims) over every point and every lattice (rounded up a
 /// few ulps, so the computed values stay at or below it); the lower bound is 0, or -1 for the

@@ -30,8 +30,13 @@ namespace perlin::detail {
 /// Thread safe. With distance off the value is displacement times a ValueNoise3D, so within
 /// 3 |displacement|; with it on, sqrt(3) * d - 1 is added, d the distance to the nearest seed
 /// point (the search window's 5x5x5 cubes do not always hold the true nearest one).
+///
+/// When `gradient` is not null it receives the derivative with respect to (x, y, z): 0 without
+/// the distance, else sqrt(3) frequency (x f - s) / |x f - s| for the chosen seed point s (0 at
+/// s); the value is piecewise constant apart from that term, and jumps where the chosen point
+/// or its cell changes.
 double libnoise_voronoi(double x, double y, double z, double frequency, int seed,
-                        double displacement, bool distance) noexcept;
+                        double displacement, bool distance, double* gradient = nullptr) noexcept;
 
 /// libnoise's noise::ValueNoise3D(x, y, z, seed) as Debian's binary computes it:
 /// 1 - IntValueNoise3D(x, y, z, seed) / 2^30, in (-1, 3] (see above).

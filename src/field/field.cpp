@@ -26,6 +26,7 @@ using detail::k_rot;
 
 field::field(const noise_variant& n, const perlin::fractal& f) : base_(n), fractal_(f) {
   detail::check_noise_periods(kind(), lattice());
+  detail::check_noise_fractal(kind(), f.kind());
 }
 
 field& field::set_plane(perlin::plane p) {
@@ -97,6 +98,7 @@ T field::eval(std::span<const T> p, std::span<T> gradient) const {
     const auto& row = detail::noise_kind_of(kind());
     if (p.size() < row.min_dims || p.size() > row.max_dims)
       detail::check_noise_dims(kind(), p.size());
+    if (row.check_dims != nullptr) row.check_dims(base_, p.size());
   }
   const auto plain = [&](std::span<const T> q, std::span<T> g) { return eval_unturned<T>(q, g); };
   if (plane_ == perlin::plane::aligned || p.size() < 2 || p.size() > 4) return plain(p, gradient);
@@ -151,7 +153,7 @@ std::pair<double, double> field::typical_range(std::size_t dims) const {
 }
 
 std::pair<double, double> field::range(std::size_t dims) const {
-  const double base = detail::noise_kind_of(kind()).bound(dims);
+  const double base = detail::noise_kind_of(kind()).bound(base_, dims);
   const double b = fractal_.bound(base);
   const double sum = fractal_.normalize() ? 1.0 : fractal_.amplitude_sum();
   switch (fractal_.kind()) {

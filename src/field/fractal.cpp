@@ -280,5 +280,27 @@ template double fractal::sum<simplex_noise, double>(const simplex_noise&, std::s
                                                     std::span<double>) const;
 template float fractal::sum<simplex_noise, float>(const simplex_noise&, std::span<const float>,
                                                   std::span<float>) const;
+template double fractal::sum<opensimplex2_noise, double>(const opensimplex2_noise&,
+                                                         std::span<const double>,
+                                                         std::span<double>) const;
+template float fractal::sum<opensimplex2_noise, float>(const opensimplex2_noise&,
+                                                       std::span<const float>,
+                                                       std::span<float>) const;
+template double fractal::sum<opensimplex2s_noise, double>(const opensimplex2s_noise&,
+                                                          std::span<const double>,
+                                                          std::span<double>) const;
+template float fractal::sum<opensimplex2s_noise, float>(const opensimplex2s_noise&,
+                                                        std::span<const float>,
+                                                        std::span<float>) const;
+template double fractal::sum<cellular_noise, double>(const cellular_noise&, std::span<const double>,
+                                                     std::span<double>) const;
+template float fractal::sum<cellular_noise, float>(const cellular_noise&, std::span<const float>,
+                                                   std::span<float>) const;
+template double fractal::sum<libnoise_voronoi_noise, double>(const libnoise_voronoi_noise&,
+                                                             std::span<const double>,
+                                                             std::span<double>) const;
+template float fractal::sum<libnoise_voronoi_noise, float>(const libnoise_voronoi_noise&,
+                                                           std::span<const float>,
+                                                           std::span<float>) const;
 
 }  // namespace perlin

@@ -25,6 +25,16 @@ bool has_fractal(const field_spec& s) { return s.fractal != "none"; }
 bool is_ridged(const field_spec& s) { return s.fractal == "ridged"; }
 bool is_eroded(const field_spec& s) { return s.fractal == "eroded"; }
 bool is_value(const field_spec& s) { return s.noise == "value"; }
+bool is_opensimplex2(const field_spec& s) {
+  return s.noise == "opensimplex2" || s.noise == "opensimplex2s";
+}
+bool is_cellular(const field_spec& s) { return s.noise == "cellular"; }
+bool is_libnoise_voronoi(const field_spec& s) { return s.noise == "libnoise-voronoi"; }
+// The warp's noise is the field's kind on the warp's permutation: kinds seeded otherwise
+// (OpenSimplex2's long, libnoise's int) ignore --warp-seed.
+bool has_lattice_warp(const field_spec& s) {
+  return s.warp != "none" && !is_opensimplex2(s) && !is_libnoise_voronoi(s);
+}
 bool has_warp(const field_spec& s) { return s.warp != "none"; }
 bool has_warp_octaves(const field_spec& s) {
   return s.warp == "progressive" || s.warp == "independent";
@@ -46,6 +56,10 @@ std::string_view noise_help() {
 
 constexpr std::string_view k_no_fractal = "has no effect without --fractal (the fractal is none)";
 constexpr std::string_view k_no_warp = "has no effect without --warp (the warp is none)";
+constexpr std::string_view k_not_cellular =
+    "has no effect on this noise (it is for --noise cellular)";
+constexpr std::string_view k_not_voronoi =
+    "has no effect on this noise (it is for --noise libnoise-voronoi)";
 
 // The rows. Defaults are field_spec's members; the ranges are the library's (fractal.hpp,
 // warp.hpp, lattice.hpp), which its setters check for C++ callers too.
@@ -77,6 +91,52 @@ const std::vector<option_info>& rows() {
        .min = 1,
        .max = 2147483647,
        .member = &field_spec::period},
+      {.name = "orientation",
+       .type = T::choice,
+       .help = "OpenSimplex2's lattice orientation: standard (noise2, noise3_Fallback, "
+               "noise4_Fallback), improve-x (2-D), improve-xy, improve-xz (3-D), improve-xyz-xy, "
+               "improve-xyz-xz, improve-xyz, improve-xy-zw (4-D)",
+       .choices = os2_orientation_names,
+       .used = is_opensimplex2,
+       .unused_reason = "has no effect on this noise (it is for --noise opensimplex2 and "
+                        "opensimplex2s)",
+       .member = &field_spec::orientation},
+      {.name = "cellular-distance",
+       .type = T::choice,
+       .help = "Cellular noise's distance: euclidean, euclidean-squared, manhattan or chebyshev",
+       .choices = cellular_metric_names,
+       .used = is_cellular,
+       .unused_reason = k_not_cellular,
+       .member = &field_spec::cellular_distance},
+      {.name = "cellular-return",
+       .type = T::choice,
+       .help = "Cellular noise's value: f1, f2, f2-f1 (distances to the nearest feature points) "
+               "or cell-value (the nearest point's value in [-1, 1])",
+       .choices = cellular_output_names,
+       .used = is_cellular,
+       .unused_reason = k_not_cellular,
+       .member = &field_spec::cellular_return},
+      {.name = "cellular-jitter",
+       .type = T::number,
+       .help = "How far cellular noise's feature points stray from their cells' centres",
+       .has_range = true,
+       .min = 0,
+       .max = 1,
+       .used = is_cellular,
+       .unused_reason = k_not_cellular,
+       .member = &field_spec::cellular_jitter},
+      {.name = "voronoi-displacement",
+       .type = T::number,
+       .help = "libnoise-voronoi: the cells' values' scale (libnoise's SetDisplacement; finite)",
+       .used = is_libnoise_voronoi,
+       .unused_reason = k_not_voronoi,
+       .member = &field_spec::voronoi_displacement},
+      {.name = "voronoi-distance",
+       .type = T::flag,
+       .help = "libnoise-voronoi: add the distance to the nearest seed point (EnableDistance)",
+       .used = is_libnoise_voronoi,
+       .unused_reason = k_not_voronoi,
+       .member = &field_spec::voronoi_distance},
       {.name = "fractal",
        .type = T::choice,
        .help = "Fractal over the octaves: none, fbm, turbulence, ridged, billow or eroded",
@@ -205,8 +265,9 @@ const std::vector<option_info>& rows() {
        .type = T::seed,
        .help = "64-bit seed of the warp's permutation",
        .unset = "the field's",
-       .used = has_warp,
-       .unused_reason = k_no_warp,
+       .used = has_lattice_warp,
+       .unused_reason = "has no effect without --warp, or on OpenSimplex2 and libnoise-voronoi "
+                        "(their warp reads the field's own seed)",
        .member = &field_spec::warp_seed},
   };
   return table;

@@ -196,9 +196,15 @@ cellular_cell cellular_feature(const permutation& p, const std::uint32_t* idx, i
 
 cellular_result cellular_search(const lattice& l, cellular_distance distance, double jitter,
                                 const double* p, int dims, bool need_f2) noexcept {
+  return cellular_search(l.perm().data(), wraps_of(l).data(), distance, jitter, p, dims, need_f2);
+}
+
+cellular_result cellular_search(const std::uint8_t* perm, const axis_wrap* wraps,
+                                cellular_distance distance, double jitter, const double* p,
+                                int dims, bool need_f2) noexcept {
   cellular_result r;
   search s{};
-  s.perm = l.perm().data();
+  s.perm = perm;
   s.metric = distance;
   s.jitter = jitter;
   s.dims = dims;
@@ -212,7 +218,7 @@ cellular_result cellular_search(const lattice& l, cellular_distance distance, do
       r.grad_f2.fill(nan);
       return r;
     }
-    const axis_wrap& w = wraps_of(l)[a];
+    const axis_wrap& w = wraps[a];
     const std::int64_t base = floor_and_fraction(p[a], w, s.t[a]);
     for (int o = -s.reach; o <= s.reach; ++o) {
       s.idx[a][o + k_max_reach] = wrap_index(base + o, w).i0;
@@ -234,8 +240,13 @@ cellular_result cellular_search(const lattice& l, cellular_distance distance, do
 
 double cellular(const lattice& l, const cellular_params& c, const double* p, int dims,
                 double* gradient) noexcept {
+  return cellular(l.perm().data(), wraps_of(l).data(), c, p, dims, gradient);
+}
+
+double cellular(const std::uint8_t* perm, const axis_wrap* wraps, const cellular_params& c,
+                const double* p, int dims, double* gradient) noexcept {
   const bool need_f2 = c.ret == cellular_return::f2 || c.ret == cellular_return::f2_minus_f1;
-  const cellular_result r = cellular_search(l, c.distance, c.jitter, p, dims, need_f2);
+  const cellular_result r = cellular_search(perm, wraps, c.distance, c.jitter, p, dims, need_f2);
   double value = 0;
   switch (c.ret) {
     case cellular_return::f1:

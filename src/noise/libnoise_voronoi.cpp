@@ -49,7 +49,7 @@ double libnoise_value_noise3(int x, int y, int z, int seed) noexcept {
 }
 
 double libnoise_voronoi(double x, double y, double z, double frequency, int seed,
-                        double displacement, bool distance) noexcept {
+                        double displacement, bool distance, double* gradient) noexcept {
   x *= frequency;
   y *= frequency;
   z *= frequency;
@@ -94,7 +94,17 @@ double libnoise_voronoi(double x, double y, double z, double frequency, int seed
     const double dx = px - x;
     const double dy = py - y;
     const double dz = pz - z;
-    value = std::sqrt(dx * dx + dy * dy + dz * dz) * k_sqrt3 - 1.0;
+    const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+    value = d * k_sqrt3 - 1.0;
+    if (gradient != nullptr) {
+      // d/dx of sqrt(3) |s - x f| = sqrt(3) f (x f - s) / |s - x f|
+      const double k = d > 0.0 ? k_sqrt3 * frequency / d : 0.0;
+      gradient[0] = -dx * k;
+      gradient[1] = -dy * k;
+      gradient[2] = -dz * k;
+    }
+  } else if (gradient != nullptr) {
+    gradient[0] = gradient[1] = gradient[2] = 0.0;
   }
   return value + displacement * libnoise_value_noise3(to_int(std::floor(px)),
                                                       to_int(std::floor(py)),

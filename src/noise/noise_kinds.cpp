@@ -3,7 +3,9 @@
 #include "detail/noise_kinds.hpp"
 
 #include <array>
+#include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "detail/error.hpp"
 #include "perlin/error.hpp"
@@ -29,13 +31,75 @@ namespace detail {
 
 namespace {
 
-double value_bound(std::size_t) { return 1.0; }
+double improved_bound_of(const field::noise_variant&, std::size_t dims) {
+  return improved_bound(dims);
+}
+double value_bound(const field::noise_variant&, std::size_t) { return 1.0; }
 
 // Gustavson's stated range [-1, 1]. The largest |value| a search found on Ken Perlin's
 // permutation is below it in every dimension (0.99789 in 2-D, 0.97872 in 3-D, 0.99171 in 4-D:
 // simplex.hpp); a seeded permutation puts other gradients side by side, so the bound is the
 // stated one, not the searched maxima (tests/noise_kinds_test.cpp searches seeded fields too).
-double simplex_bound(std::size_t) { return 1.0; }
+double simplex_bound(const field::noise_variant&, std::size_t) { return 1.0; }
+
+// OpenSimplex2: the largest |value| a search found is 1 + 1.9e-6 (opensimplex2.hpp, by
+// dimension and family); the working bound 1 + 1e-5 leaves room for what the search missed.
+double opensimplex2_bound(const field::noise_variant&, std::size_t) { return 1.0 + 1e-5; }
+
+double cellular_bound_of(const field::noise_variant& n, std::size_t dims) {
+  return std::get<cellular_noise>(n).bound(dims);
+}
+
+// |displacement| x ValueNoise3D's (-1, 3], plus sqrt(3) d - 1 with the distance: the nearest seed
+// point is no farther than the own cube's, whose offsets lie in (-1, 3] per axis from a corner
+// within 1 of the point, so d < 3 sqrt(3) and sqrt(3) d - 1 < 8 (and >= -1).
+double libnoise_voronoi_bound(const field::noise_variant& n, std::size_t) {
+  const auto& v = std::get<libnoise_voronoi_noise>(n);
+  return 3.0 * std::abs(v.displacement()) + (v.distance() ? 8.0 : 0.0);
+}
+
+std::int64_t java_seed(const field_spec& s) {
+  return s.seed ? static_cast<std::int64_t>(*s.seed) : 0;  // two's complement
+}
+field::noise_variant make_opensimplex2(const lattice& l, const field_spec& s) {
+  return opensimplex2_noise(java_seed(s), parse_os2_orientation(s.orientation), l);
+}
+field::noise_variant make_opensimplex2s(const lattice& l, const field_spec& s) {
+  return opensimplex2s_noise(java_seed(s), parse_os2_orientation(s.orientation), l);
+}
+field::noise_variant make_cellular(const lattice& l, const field_spec& s) {
+  return cellular_noise(l, parse_cellular_metric(s.cellular_distance),
+                        parse_cellular_output(s.cellular_return), s.cellular_jitter);
+}
+field::noise_variant make_libnoise_voronoi(const lattice& l, const field_spec& s) {
+  return libnoise_voronoi_noise(java_seed(s), s.voronoi_displacement, s.voronoi_distance, l);
+}
+
+void check_orientation(const field::noise_variant& n, std::size_t dims) {
+  std::visit(
+      [&](const auto& noise) {
+        using N = std::decay_t<decltype(noise)>;
+        if constexpr (std::is_same_v<N, opensimplex2_noise> ||
+                      std::is_same_v<N, opensimplex2s_noise>) {
+          check_os2_orientation(noise.orientation(), dims);
+        }
+      },
+      n);
+}
+
+constexpr std::string_view k_os2_no_periods =
+    "OpenSimplex2's lattice is skewed and hashed by its seed, so it does not tile on the square "
+    "grid of periods (remove --period)";
+constexpr std::string_view k_os2_no_rotated =
+    "OpenSimplex2 turns its lattice itself: choose --orientation instead (improve-xy or "
+    "improve-xz in 3-D, improve-xyz-xy, improve-xyz-xz, improve-xyz or improve-xy-zw in 4-D)";
+constexpr std::string_view k_os2_dims =
+    "KdotJPG's OpenSimplex2 is defined in 2-D, 3-D and 4-D only";
+constexpr std::string_view k_no_hessian_os2 =
+    "the eroded fractal needs the noise's Hessian, which OpenSimplex2 does not have here (use "
+    "fbm, turbulence, ridged or billow)";
+constexpr std::string_view k_no_shader_family =
+    "this noise has no shader emitter yet (the CPU paths compute it)";
 
 field::noise_variant make_improved(const lattice& l, const field_spec&) {
   return improved_noise(l);
@@ -45,11 +109,11 @@ field::noise_variant make_value(const lattice& l, const field_spec& s) {
 }
 field::noise_variant make_simplex(const lattice& l, const field_spec&) { return simplex_noise(l); }
 
-const std::array<noise_kind_row, 3> k_rows = {{
+const std::array<noise_kind_row, 7> k_rows = {{
     {.kind = noise_kind::improved,
      .name = "improved",
      .help = "improved (Ken Perlin 2002)",
-     .bound = improved_bound,
+     .bound = improved_bound_of,
      .make = make_improved,
      .simd = true,
      .shader = true},
@@ -70,7 +134,53 @@ const std::array<noise_kind_row, 3> k_rows = {{
                    "periods (remove --period)",
      .bound = simplex_bound,
      .make = make_simplex,
-     .no_shader = "simplex noise has no shader emitter yet (the CPU paths compute it)"},
+     .shader = true},
+    {.kind = noise_kind::opensimplex2,
+     .name = "opensimplex2",
+     .help = "opensimplex2 (KdotJPG's OpenSimplex2, 2-D to 4-D, --orientation)",
+     .min_dims = 2,
+     .max_dims = 4,
+     .dims_reason = k_os2_dims,
+     .no_periods = k_os2_no_periods,
+     .no_rotated = k_os2_no_rotated,
+     .bound = opensimplex2_bound,
+     .no_eroded = k_no_hessian_os2,
+     .check_dims = check_orientation,
+     .make = make_opensimplex2,
+     .no_shader = k_no_shader_family},
+    {.kind = noise_kind::opensimplex2s,
+     .name = "opensimplex2s",
+     .help = "opensimplex2s (KdotJPG's OpenSimplex2S, smooth)",
+     .min_dims = 2,
+     .max_dims = 4,
+     .dims_reason = k_os2_dims,
+     .no_periods = k_os2_no_periods,
+     .no_rotated = k_os2_no_rotated,
+     .bound = opensimplex2_bound,
+     .no_eroded = k_no_hessian_os2,
+     .check_dims = check_orientation,
+     .make = make_opensimplex2s,
+     .no_shader = k_no_shader_family},
+    {.kind = noise_kind::cellular,
+     .name = "cellular",
+     .help = "cellular (Worley, 1-D to 4-D, --cellular-distance, --cellular-return)",
+     .bound = cellular_bound_of,
+     .no_eroded = "the eroded fractal needs the noise's Hessian, which cellular noise does not "
+                  "have here (use fbm, turbulence, ridged or billow)",
+     .make = make_cellular,
+     .no_shader = k_no_shader_family},
+    {.kind = noise_kind::libnoise_voronoi,
+     .name = "libnoise-voronoi",
+     .help = "libnoise-voronoi (libnoise's Voronoi module, 1-D to 3-D)",
+     .min_dims = 1,
+     .max_dims = 3,
+     .dims_reason = "libnoise's Voronoi module is 3-D (fewer coordinates are completed with 0)",
+     .no_periods = "libnoise's Voronoi module has no periods (remove --period)",
+     .bound = libnoise_voronoi_bound,
+     .no_eroded = "the eroded fractal needs the noise's Hessian, which libnoise's Voronoi module "
+                  "does not have (use fbm, turbulence, ridged or billow)",
+     .make = make_libnoise_voronoi,
+     .no_shader = k_no_shader_family},
 }};
 
 }  // namespace
@@ -100,12 +210,26 @@ void check_noise_periods(noise_kind k, const lattice& l) {
   }
 }
 
+void check_noise_fractal(noise_kind k, fractal_kind f) {
+  const noise_kind_row& r = noise_kind_of(k);
+  if (f != fractal_kind::eroded || r.no_eroded.empty()) return;
+  throw_invalid("fractal", "eroded does not apply to " + std::string(r.name) +
+                               " noise: " + std::string(r.no_eroded));
+}
+
 }  // namespace detail
 
 // The rows are in the order of the enum and of field::noise_variant's alternatives.
 static_assert(std::is_same_v<std::variant_alternative_t<0, field::noise_variant>, improved_noise>);
 static_assert(std::is_same_v<std::variant_alternative_t<1, field::noise_variant>, value_noise>);
 static_assert(std::is_same_v<std::variant_alternative_t<2, field::noise_variant>, simplex_noise>);
-static_assert(std::variant_size_v<field::noise_variant> == 3);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<3, field::noise_variant>, opensimplex2_noise>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<4, field::noise_variant>, opensimplex2s_noise>);
+static_assert(std::is_same_v<std::variant_alternative_t<5, field::noise_variant>, cellular_noise>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<6, field::noise_variant>, libnoise_voronoi_noise>);
+static_assert(std::variant_size_v<field::noise_variant> == 7);
 
 }  // namespace perlin
