@@ -311,6 +311,8 @@ double graph::eval(std::span<const double> p, std::span<double> gradient) const 
   }
   const graph_data& d = *data_;
   const bool grad = !gradient.empty();
+  // Scratch per thread, reused from call to call: eval is never re-entered on one thread while
+  // it runs (field nodes are plain fields, never graphs; keep it so, or give each call its own).
   thread_local std::vector<value_grad> values;
   thread_local std::vector<context_state> contexts;
   thread_local std::vector<const value_grad*> args;
