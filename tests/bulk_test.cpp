@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "bulk_cases.hpp"
 #include "bulk/plans.hpp"
+#include "bulk_cases.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {
