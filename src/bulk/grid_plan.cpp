@@ -253,11 +253,19 @@ detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t 
       return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
                                                        : bulk_route::scalar;
     case bulk_call::points_float:
-      if ((f.plane() == plane::rotated && dims >= 2) || f.warped()) return bulk_route::scalar;
+      // Points are not turned here (a rotated field's points take the scalar path).
+      if (f.plane() == plane::rotated && dims >= 2) return bulk_route::scalar;
+      if (f.warped()) {
+        return detail::warp_lattice_dims(f, dims) != 0 ? bulk_route::warp_kernel
+                                                       : bulk_route::scalar;
+      }
       return points_kernel_covers(f, dims) ? bulk_route::point_kernel : bulk_route::scalar;
     case bulk_call::points_deriv_float:
-      // Points are not turned here (a rotated field's points take the scalar path).
       if (turns(f, dims)) return bulk_route::scalar;
+      if (f.warped()) {
+        return detail::warp_lattice_dims(f, dims) != 0 ? bulk_route::warp_kernel
+                                                       : bulk_route::scalar;
+      }
       return detail::sample_lattice_dims(f, dims) != 0 ? bulk_route::sample_kernel
                                                        : bulk_route::scalar;
     case bulk_call::grid_deriv_double:

@@ -1,15 +1,16 @@
 // Point batches (grid.hpp): validation, then the point kernel, the sample kernel (with
-// gradients) or the double scalar path, as route_of decides, over the threads.
+// gradients), the warp kernel or the double scalar path, as route_of decides, over the threads.
 #include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "bulk/plans.hpp"
+#include "bulk/warp_samples.hpp"
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
-#include "bulk/plans.hpp"
 #include "perlin/grid.hpp"
 #include "runtime/parallel.hpp"
 
@@ -72,6 +73,33 @@ void check_gradient(std::span<T> gradient, std::size_t dims, std::size_t n) {
   }
 }
 
+/// Float points of a warped field on the warp kernel (bulk/warp_samples.hpp): the coordinates
+/// widened to double (exactly), k_warp_chunk at a time, with the partials (planar) when
+/// `gradient` is not empty.
+void warped_points(const field& f, const point_set<float>& p, std::size_t dims,
+                   std::span<float> out, std::span<float> gradient, const bulk_options& o) {
+  const detail::warp_plan plan = detail::make_warp_plan(f, dims, o.strict);
+  const detail::kernels& k = detail::active_kernels();
+  const float* axes[4] = {p.x.data(), p.y.data(), p.z.data(), p.w.data()};
+  const std::size_t n = out.size();
+  constexpr std::size_t chunk = detail::k_warp_chunk;
+  detail::parallel_for(
+      n, detail::thread_count(o.threads, n / 4096 + 1), [&](std::size_t b, std::size_t e) {
+        std::vector<double> coords(3 * chunk);
+        for (std::size_t i = b; i < e; i += chunk) {
+          const std::size_t m = std::min(chunk, e - i);
+          double* x[3] = {};
+          float* g[3] = {};
+          for (std::size_t a = 0; a < dims; ++a) {
+            x[a] = coords.data() + a * chunk;
+            std::copy_n(axes[a] + i, m, x[a]);
+            if (!gradient.empty()) g[a] = gradient.data() + a * n + i;
+          }
+          detail::warp_samples(plan, k, x, m, out.data() + i, gradient.empty() ? nullptr : g);
+        }
+      });
+}
+
 }  // namespace
 
 void eval_points_deriv(const field& f, const point_set<float>& p, std::span<float> out,
@@ -80,8 +108,12 @@ void eval_points_deriv(const field& f, const point_set<float>& p, std::span<floa
   const std::size_t n = out.size();
   check_gradient(gradient, dims, n);
   if (dims == 0) return;
-  if (detail::route_of(f, detail::bulk_call::points_deriv_float, dims) !=
-      detail::bulk_route::sample_kernel) {
+  const detail::bulk_route route = detail::route_of(f, detail::bulk_call::points_deriv_float, dims);
+  if (route == detail::bulk_route::warp_kernel &&
+      detail::active_kernels().noise_points_dd != nullptr) {
+    return warped_points(f, p, dims, out, gradient, o);
+  }
+  if (route != detail::bulk_route::sample_kernel) {
     return scalar_points(f, p, dims, out, gradient, o.threads);
   }
   const detail::points_plan plan = *detail::make_points_plan(f, dims, o.strict);
@@ -121,10 +153,14 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
   if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
-  if (detail::route_of(f, detail::bulk_call::points_float, dims) !=
-      detail::bulk_route::point_kernel) {
-    // Periods that are not powers of two, rotated or warped fields: the double scalar path,
-    // rounded.
+  const detail::bulk_route route = detail::route_of(f, detail::bulk_call::points_float, dims);
+  if (route == detail::bulk_route::warp_kernel &&
+      detail::active_kernels().noise_points_dd != nullptr) {
+    return warped_points(f, p, dims, out, {}, o);
+  }
+  if (route != detail::bulk_route::point_kernel) {
+    // Periods that are not powers of two, rotated fields, warps the warp kernel does not cover:
+    // the double scalar path, rounded.
     return scalar_points(f, p, dims, out, {}, o.threads);
   }
   detail::points_plan plan = *detail::make_points_plan(f, dims, o.strict);
