@@ -1,6 +1,7 @@
 // The emitted shader text against golden files (tests/data/shaders/, README.md there): the
-// text of shader_source, byte for byte, for five fields (plain, fBm with periods, value noise's
-// cosine, the rotated plane ridged, the progressive warp) in each language and both precisions.
+// text of shader_source, byte for byte, for eight fields (plain, fBm with periods, value noise's
+// cosine, the rotated plane ridged, the progressive warp; simplex noise's fBm, eroded fBm and
+// warp on the rotated plane) in each language and both precisions.
 // The GPU tests (tests/gpu) hold what the text computes; this holds the text itself, so that a
 // change to the emitter (src/shader/) that changes one character is seen here, in milliseconds.
 // An intended change: run the test with PERLIN_UPDATE_SHADER_GOLDENS=1 to rewrite the files,
@@ -34,6 +35,10 @@ constexpr const char* k_value_cosine = "perlin=1&noise=value&interp=cosine&fract
 constexpr const char* k_rotated_ridged = "perlin=1&fractal=ridged&octaves=4&plane=rotated";
 constexpr const char* k_progressive_warp =
     "perlin=1&fractal=fbm&octaves=3&warp=progressive&warp-octaves=2";
+constexpr const char* k_simplex_fbm = "perlin=1&noise=simplex&seed=42&fractal=fbm&octaves=4";
+constexpr const char* k_simplex_eroded = "perlin=1&noise=simplex&fractal=eroded&octaves=3";
+constexpr const char* k_simplex_warp =
+    "perlin=1&noise=simplex&plane=rotated&warp=basic&warp-amplitude=0.5";
 
 // The files' table: README.md there gives each one's `perlin shader` command.
 constexpr golden_case k_cases[] = {
@@ -47,6 +52,10 @@ constexpr golden_case k_cases[] = {
     {"rotated_ridged_hlsl.hlsl", k_rotated_ridged, lang::hlsl, false, 3, true},
     {"progressive_warp_glsl.glsl", k_progressive_warp, lang::glsl, false, 3, false},
     {"progressive_warp_wgsl.wgsl", k_progressive_warp, lang::wgsl, false, 2, true},
+    {"simplex_fbm_glsl_double.glsl", k_simplex_fbm, lang::glsl, true, 2, false},
+    {"simplex_fbm_hlsl.hlsl", k_simplex_fbm, lang::hlsl, false, 4, false},
+    {"simplex_eroded_wgsl.wgsl", k_simplex_eroded, lang::wgsl, false, 3, false},
+    {"simplex_warp_glsl_es.glsl", k_simplex_warp, lang::glsl_es, false, 2, true},
 };
 
 std::string golden_path(const golden_case& c) {
@@ -117,6 +126,13 @@ TEST(ShaderGolden, EachGoldenHoldsItsFieldsConstructs) {
   EXPECT_TRUE(has(k_cases[7], "RWStructuredBuffer"));
   EXPECT_TRUE(has(k_cases[8], "moves the point the octaves before it moved."));
   EXPECT_TRUE(has(k_cases[9], "perlin_warp_noise_deriv"));
+  // Simplex noise: its own noise function (no fade or lerp), its gradient set, no split form.
+  EXPECT_TRUE(
+      has(k_cases[10], "// Gustavson's simplex noise (SimplexNoise.java, 2012-03-09), 2-D."));
+  EXPECT_FALSE(has(k_cases[10], "perlin_fade"));
+  EXPECT_TRUE(has(k_cases[11], "static const int perlin_grad[128] = {"));
+  EXPECT_TRUE(has(k_cases[12], "fn perlin_noise_deriv(q: array<f32, 4>"));
+  EXPECT_TRUE(has(k_cases[13], "perlin_warp_noise(q, i)"));
 }
 
 }  // namespace

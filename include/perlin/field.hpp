@@ -1,6 +1,7 @@
 // A complete noise description: a base noise (improved, value or simplex) and a fractal over it.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +51,8 @@ enum class plane { aligned, rotated };
 /// Parses "aligned" or "rotated"; throws perlin::invalid_argument.
 [[nodiscard]] plane parse_plane(std::string_view name);
 [[nodiscard]] std::vector<std::string> plane_names();
+
+class graph;  // graph.hpp: a field composed of fields
 
 /// A base noise and a fractal over it, optionally sampled at warped points (perlin::warp): what
 /// the CLI, the grid API and the renderer evaluate.
@@ -119,12 +122,20 @@ class field {
   /// beyond each end and is clamped by the mapping. Always within range().
   [[nodiscard]] std::pair<double, double> typical_range(std::size_t dims) const;
 
+  /// The field that is the graph `g` (graph.hpp): eval, range, typical_range and the bulk calls
+  /// of grid.hpp evaluate the graph (a graph is a field in every front). Its base(), fractal(),
+  /// plane() and warp() are the default field's, and say nothing of the graph.
+  [[nodiscard]] static field of_graph(const perlin::graph& g);
+  /// The graph this field is, or nullptr for a single field.
+  [[nodiscard]] const perlin::graph* graph() const noexcept { return graph_.get(); }
+
  private:
   noise_variant base_;
   perlin::fractal fractal_;
   perlin::plane plane_ = perlin::plane::aligned;
   perlin::warp warp_;
-  perlin::lattice warp_lattice_;  // the warp's permutation and periods (set_warp)
+  perlin::lattice warp_lattice_;                // the warp's permutation and periods (set_warp)
+  std::shared_ptr<const perlin::graph> graph_;  // of_graph: the graph this field is
 
   template <class T>
   T eval_unturned(std::span<const T> q, std::span<T> gradient) const;

@@ -172,4 +172,12 @@ class graph {
   std::shared_ptr<const detail::graph_data> data_;
 };
 
+/// The field that either written form names (graph::from_text), as every front reads recipes: a
+/// version-1 recipe or a graph of one field node is that field (make_field, with its own bulk
+/// routes), any other graph is field::of_graph(graph). `spec`, when given, receives the single
+/// field's options (the defaults for a graph); `skipped` the render settings the text carried.
+[[nodiscard]] field field_from_text(
+    std::string_view text, field_spec* spec = nullptr,
+    std::vector<std::pair<std::string, std::string>>* skipped = nullptr);
+
 }  // namespace perlin

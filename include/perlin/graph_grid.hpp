@@ -12,6 +12,7 @@
 // changes a bit.
 #pragma once
 
+#include <cstddef>
 #include <span>
 
 #include "perlin/graph.hpp"
@@ -61,5 +62,11 @@ void eval_points_deriv(const graph& gr, const point_set<double>& p, std::span<do
 /// terrace in libnoise mode, exponent below 2): near a kink a float gradient may take the other
 /// side's value.
 [[nodiscard]] double gradient_tolerance(const graph& gr, double bound = 1024) noexcept;
+
+/// A bound B on |value| of the graph at points of `dims` coordinates: every value lies in
+/// [-B, B]. Carried from its fields' ranges through every node by the rule of value_tolerance
+/// (docs/graphs.md); may be +infinity (a node without a bound, such as exponent of an unbounded
+/// input).
+[[nodiscard]] double value_bound(const graph& gr, std::size_t dims) noexcept;
 
 }  // namespace perlin

@@ -5,6 +5,8 @@
 #include "perlin/field.hpp"
 #include "perlin/field_spec.hpp"
 #include "perlin/fractal.hpp"
+#include "perlin/graph.hpp"
+#include "perlin/graph_grid.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/improved_noise.hpp"
 #include "perlin/lattice.hpp"

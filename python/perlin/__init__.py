@@ -294,6 +294,8 @@ class Field:
         return (_from_recipe, (self.recipe,))
 
     def __repr__(self):
+        if self._core._is_graph:
+            return f"perlin.Field.from_recipe({self.recipe!r})"
         args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
         return f"perlin.Field({args})"
 

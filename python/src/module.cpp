@@ -608,10 +608,22 @@ PYBIND11_MODULE(_perlin, m) {
 
   py::class_<py_field>(m, "_Field")
       .def(py::init([](const py::kwargs& kw) {
+        // A recipe alone may be a graph (graph.hpp): its field is the graph.
+        if (kw.size() == 1 && kw.contains("_recipe")) {
+          perlin::field_spec s;
+          std::vector<std::pair<std::string, std::string>> skipped;
+          perlin::field f =
+              perlin::field_from_text(to_str(kw["_recipe"], "recipe"), &s, &skipped);
+          if (const std::string w = perlin::recipe_skipped_warning(skipped); !w.empty()) {
+            if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+          }
+          return py_field{std::move(f), std::move(s)};
+        }
         perlin::field_spec s = spec_from(kw);
         perlin::field f = perlin::make_field(s);
         return py_field{std::move(f), std::move(s)};
       }))
+      .def_property_readonly("_is_graph", [](const py_field& f) { return f.field.graph() != nullptr; })
       .def_property_readonly("_kwargs",
                              [](const py_field& f) {
                                py::dict kw;
@@ -625,12 +637,19 @@ PYBIND11_MODULE(_perlin, m) {
                                return kw;
                              })
       .def_property_readonly(
-          "recipe", [](const py_field& f) { return perlin::to_recipe(f.spec); },
+          "recipe",
+          [](const py_field& f) {
+            const perlin::graph* g = f.field.graph();
+            return g != nullptr ? g->recipe() : perlin::to_recipe(f.spec);
+          },
           "The field's recipe: one line that names it completely (docs/recipes.md).")
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_with_seed",
            [](const py_field& f, std::uint64_t seed) {
              // The same field with another seed, through the option table's own setter.
+             if (f.field.graph() != nullptr)
+               throw py::value_error("seed: this field is a graph: its seeds are its nodes' "
+                                     "(set them in its recipe, docs/graphs.md)");
              py_field g{f.field, f.spec};
              g.spec.set("seed", std::to_string(seed));
              g.field = perlin::make_field(g.spec);
@@ -659,6 +678,7 @@ PYBIND11_MODULE(_perlin, m) {
       .def("_shader",
            [](const py_field& f, const std::string& language, const std::string& precision,
               std::size_t dims, bool derivatives, bool split, bool standalone) {
+             if (f.field.graph() != nullptr) (void)perlin::shader_source(f.field, {});  // refuses
              return perlin::shader_source(
                  f.spec, {.language = perlin::parse_shader_language(language),
                           .double_precision = perlin::parse_shader_precision(precision),

@@ -21,6 +21,7 @@
 #include "detail/reference.hpp"
 #include "detail/rotation.hpp"
 #include "perlin/error.hpp"
+#include "perlin/graph_grid.hpp"
 #include "runtime/parallel.hpp"
 #include "runtime/text.hpp"
 
@@ -149,10 +150,12 @@ class range_merger {
 }  // namespace
 
 double value_tolerance(const field& f) noexcept {
+  if (const perlin::graph* gr = f.graph()) return value_tolerance(*gr);
   return k_float_tolerance * f.fractal().amplitude_sum();
 }
 
 double gradient_tolerance(const field& f) noexcept {
+  if (const perlin::graph* gr = f.graph()) return gradient_tolerance(*gr);
   double scale = 0;
   for (detail::octave_walk o(f.fractal(), f.lattice()); o.index < f.fractal().active_octaves();
        o.next()) {
@@ -267,6 +270,7 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
 }  // namespace
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
                              const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return fill_grid(*gr, g, out, o);  // graph_grid.hpp
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
@@ -337,6 +341,7 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
 
 value_range<double> fill_grid(const field& f, const grid& g, std::span<double> out,
                               const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return fill_grid(*gr, g, out, o);
   check_grid(g);
   check_out(out, g.size(), "out");
   const detail::bulk_route route =
@@ -389,6 +394,7 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
 
 value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
                                    std::span<float> gradient, const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return fill_grid_deriv(*gr, g, out, gradient, o);
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");
@@ -408,6 +414,7 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
 
 value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<double> out,
                                     std::span<double> gradient, const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return fill_grid_deriv(*gr, g, out, gradient, o);
   check_grid(g);
   const std::size_t n = g.size();
   check_out(out, n, "out");

@@ -11,6 +11,7 @@
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
+#include "perlin/graph_grid.hpp"
 #include "perlin/grid.hpp"
 #include "runtime/parallel.hpp"
 
@@ -104,6 +105,7 @@ void warped_points(const field& f, const point_set<float>& p, std::size_t dims,
 
 void eval_points_deriv(const field& f, const point_set<float>& p, std::span<float> out,
                        std::span<float> gradient, const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return eval_points_deriv(*gr, p, out, gradient, o);
   const std::size_t dims = point_dims(p, out.size());
   const std::size_t n = out.size();
   check_gradient(gradient, dims, n);
@@ -141,6 +143,7 @@ void eval_points_deriv(const field& f, const point_set<float>& p, std::span<floa
 
 void eval_points_deriv(const field& f, const point_set<double>& p, std::span<double> out,
                        std::span<double> gradient, const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return eval_points_deriv(*gr, p, out, gradient, o);
   const std::size_t dims = point_dims(p, out.size());
   check_gradient(gradient, dims, out.size());
   if (dims == 0) return;
@@ -149,6 +152,7 @@ void eval_points_deriv(const field& f, const point_set<double>& p, std::span<dou
 
 void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
                  const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return eval_points(*gr, p, out, o);
   const std::size_t dims = point_dims(p, out.size());
   if (dims == 0) return;
   const std::size_t n = out.size();
@@ -174,6 +178,7 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
 
 void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
                  const bulk_options& o) {
+  if (const perlin::graph* gr = f.graph()) return eval_points(*gr, p, out, o);
   const std::size_t dims = point_dims(p, out.size());
   if (dims == 0) return;
   scalar_points(f, p, dims, out, {}, o.threads);

@@ -14,6 +14,7 @@
 
 #include "perlin/error.hpp"
 #include "perlin/field_spec.hpp"
+#include "perlin/graph.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/perlin.h"
@@ -231,7 +232,12 @@ size_t perlin_field_recipe(const perlin_field* field, char* buf, size_t size) {
     return 0;
   }
   std::string text;
-  if (guarded([&] { text = perlin::to_recipe(field->spec); }) != PERLIN_OK) return 0;
+  if (guarded([&] {
+        const perlin::graph* g = field->field.graph();
+        text = g != nullptr ? g->recipe() : perlin::to_recipe(field->spec);
+      }) != PERLIN_OK) {
+    return 0;
+  }
   return copy_out(text, buf, size);
 }
 
@@ -243,8 +249,8 @@ perlin_field* perlin_field_from_recipe_n(const char* text, size_t length) {
   perlin_field* out = nullptr;
   const int rc = guarded([&] {
     std::vector<std::pair<std::string, std::string>> skipped;
-    perlin::field_spec spec = perlin::spec_from_recipe(std::string_view(text, length), &skipped);
-    perlin::field f = perlin::make_field(spec);
+    perlin::field_spec spec;
+    perlin::field f = perlin::field_from_text(std::string_view(text, length), &spec, &skipped);
     out = new perlin_field{std::move(spec), f, {}, perlin::recipe_skipped_warning(skipped)};
   });
   return rc == PERLIN_OK ? out : nullptr;
@@ -261,6 +267,7 @@ size_t perlin_field_shader(const perlin_field* field, const char* language, cons
     if (dims < 1 || dims > 4)
       throw perlin::invalid_argument(perlin::error_kind::size, "dims",
                                      "must be 1 to 4, got " + std::to_string(dims));
+    if (field->field.graph() != nullptr) (void)perlin::shader_source(field->field, {});  // refuses
     text = perlin::shader_source(field->spec,
                                  {.language = perlin::parse_shader_language(language),
                                   .double_precision = perlin::parse_shader_precision(precision),
@@ -315,6 +322,11 @@ int perlin_field_set(perlin_field* field, const char* option, const char* value)
     return fail(PERLIN_E_NULL, "field, option and value must not be null");
   }
   return guarded([&] {
+    if (field->field.graph() != nullptr) {
+      throw perlin::invalid_argument(perlin::error_kind::value, option,
+                                     "this field is a graph: its options are its nodes' (set them "
+                                     "in its recipe, docs/graphs.md)");
+    }
     perlin::field_spec spec = field->spec;
     spec.set(option, value);
     perlin::field built = perlin::make_field(spec);  // checks the whole spec

@@ -19,6 +19,8 @@
 // (4-D). Unlike improved noise it is not zero at the lattice points.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "perlin/lattice.hpp"
@@ -34,6 +36,22 @@ inline constexpr double k_simplex_f3 = 0x1.5555555555555p-2;
 inline constexpr double k_simplex_g3 = 0x1.5555555555555p-3;
 inline constexpr double k_simplex_f4 = 0x1.3c6ef372fe950p-2;
 inline constexpr double k_simplex_g4 = 0x1.1b06d1d200913p-3;
+
+/// The 32 gradients of 4-D simplex noise, indexed by perm % 32: component h >> 3 is zero; the
+/// other three, in axis order, are -1 where bits 2, 1, 0 of h are set (the first of them reads
+/// bit 2), else +1 (Gustavson's grad4). 2-D and 3-D use the first 12 rows of k_grad3.
+inline constexpr auto k_simplex_grad4 = [] {
+  std::array<std::array<double, 4>, 32> g{};
+  for (std::size_t h = 0; h < 32; ++h) {
+    int bit = 2;
+    for (std::size_t a = 0; a < 4; ++a) {
+      if (a == h >> 3) continue;
+      g[h][a] = ((h >> bit) & 1) != 0 ? -1.0 : 1.0;
+      --bit;
+    }
+  }
+  return g;
+}();
 
 /// 2-D simplex noise at (x, y) on permutation `p` (Ken Perlin's when omitted). Thread safe.
 double simplex2(const permutation& p, double x, double y) noexcept;

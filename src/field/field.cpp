@@ -14,6 +14,8 @@
 #include "detail/splitmix64.hpp"
 #include "detail/warp.hpp"
 #include "perlin/error.hpp"
+#include "perlin/graph.hpp"
+#include "perlin/graph_grid.hpp"
 #include "perlin/range.hpp"
 
 namespace perlin {
@@ -82,6 +84,7 @@ T field::eval_unturned(std::span<const T> q, std::span<T> gradient) const {
 
 template <class T>
 T field::eval(std::span<const T> p, std::span<T> gradient) const {
+  if (graph_ != nullptr) return graph_->eval(p, gradient);
   // The commonest single call, one plain octave of improved noise in 2-D or 3-D on the aligned
   // plane, goes straight to the fractal's plain_octave (the operations, so the bits, of the
   // general route below, without its variant visit and dimension dispatch).
@@ -152,7 +155,17 @@ std::pair<double, double> field::typical_range(std::size_t dims) const {
   return {std::max(lo, lo_bound), std::min(hi, hi_bound)};
 }
 
+field field::of_graph(const perlin::graph& g) {
+  field f;
+  f.graph_ = std::make_shared<const perlin::graph>(g);
+  return f;
+}
+
 std::pair<double, double> field::range(std::size_t dims) const {
+  if (graph_ != nullptr) {
+    const double b = value_bound(*graph_, dims);
+    return {-b, b};
+  }
   const double base = detail::noise_kind_of(kind()).bound(base_, dims);
   const double b = fractal_.bound(base);
   const double sum = fractal_.normalize() ? 1.0 : fractal_.amplitude_sum();

@@ -201,6 +201,10 @@ gpu_grid::~gpu_grid() {
 std::string gpu_grid::renderer() const { return s_->renderer; }
 
 void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
+  if (f.graph() != nullptr) {
+    throw invalid_argument(error_kind::value, "device",
+                           "a graph has no shader yet: render it on the CPU (--device cpu)");
+  }
   const std::size_t n = g.size();  // validates dims and counts
   if (out.size() != n) {
     throw invalid_argument(

@@ -331,4 +331,12 @@ double value_tolerance(const graph& gr, double bound) noexcept { return worst(gr
 
 double gradient_tolerance(const graph& gr, double bound) noexcept { return worst(gr, bound, true); }
 
+double value_bound(const graph& gr, std::size_t dims) noexcept {
+  const graph_data& d = detail::graph_access::data(gr);
+  rule r{d, 1024, {}, {}, true, {}};
+  r.child_norm.assign(static_cast<std::size_t>(d.contexts), 1.0);
+  r.run(static_cast<int>(std::clamp<std::size_t>(dims, 1, 4)));
+  return r.at.back().b;
+}
+
 }  // namespace perlin

@@ -46,20 +46,8 @@ constexpr auto k_grad12 = [] {
   return g;
 }();
 
-// The 32 gradients of 4-D, indexed by perm % 32: component h >> 3 is zero; the other three, in
-// axis order, are -1 where bits 2, 1, 0 of h are set (the first of them reads bit 2), else +1.
-constexpr auto k_grad32 = [] {
-  std::array<std::array<double, 4>, 32> g{};
-  for (std::size_t h = 0; h < 32; ++h) {
-    int bit = 2;
-    for (std::size_t a = 0; a < 4; ++a) {
-      if (a == h >> 3) continue;
-      g[h][a] = ((h >> bit) & 1) != 0 ? -1.0 : 1.0;
-      --bit;
-    }
-  }
-  return g;
-}();
+// The 32 gradients of 4-D (simplex.hpp).
+constexpr const auto& k_grad32 = k_simplex_grad4;
 
 // One corner's contribution: t = r2 - dx^2 - dy^2 ... (left to right); 0 where t < 0, else
 // (t^2)^2 times the dot product, summed in axis order.

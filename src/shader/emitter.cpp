@@ -9,6 +9,7 @@
 #include "detail/error.hpp"
 #include "detail/noise_kinds.hpp"
 #include "detail/rotation.hpp"
+#include "detail/simplex.hpp"
 #include "shader/program.hpp"
 
 namespace perlin::detail {
@@ -39,6 +40,7 @@ shader_emitter::shader_emitter(const field& f, const shader_options& o)
     : f_(f),
       o_(o),
       improved_(f.kind() == noise_kind::improved),
+      simplex_(f.kind() == noise_kind::simplex),
       interp_(interpolation_of(f)),
       // Eroded fBm (fractal.cpp): each octave's value is damped by the sum of the octaves' own
       // gradients so far, so its value needs perlin_noise_deriv; its derivatives would need each
@@ -52,6 +54,7 @@ shader_emitter::shader_emitter(const field& f, const shader_options& o)
   }
   if (o.dims < 1 || o.dims > 4)
     throw_invalid("dims", "must be 1 to 4, got " + std::to_string(o.dims));
+  check_noise_dims(f.kind(), o.dims);
   if (interp_ == interpolation::cosine && o.double_precision) {
     throw_invalid("shader",
                   "value noise with the cosine interpolation needs cos, which GLSL has for float "
@@ -71,14 +74,23 @@ shader_emitter::shader_emitter(const field& f, const shader_options& o)
 std::string shader_emitter::emit() {
   emit_prelude();
   emit_tables();
-  emit_blend();
-  if (o_.derivatives || eroded_) emit_blend_derivative();  // eroded fBm reads the gradients
-  emit_noise(form::value);
-  if (o_.derivatives || eroded_) emit_noise(form::deriv);
-  if (tables_.split) emit_noise(form::split);
-  if (tables_.warp_octaves > 0) {
-    emit_noise(form::value, "perlin_warp_");
-    if (o_.derivatives) emit_noise(form::deriv, "perlin_warp_");
+  if (simplex_) {
+    emit_simplex(form::value);
+    if (o_.derivatives || eroded_) emit_simplex(form::deriv);
+    if (tables_.warp_octaves > 0) {
+      emit_simplex(form::value, "perlin_warp_");
+      if (o_.derivatives) emit_simplex(form::deriv, "perlin_warp_");
+    }
+  } else {
+    emit_blend();
+    if (o_.derivatives || eroded_) emit_blend_derivative();  // eroded fBm reads the gradients
+    emit_noise(form::value);
+    if (o_.derivatives || eroded_) emit_noise(form::deriv);
+    if (tables_.split) emit_noise(form::split);
+    if (tables_.warp_octaves > 0) {
+      emit_noise(form::value, "perlin_warp_");
+      if (o_.derivatives) emit_noise(form::deriv, "perlin_warp_");
+    }
   }
   emit_field(form::value);
   if (o_.derivatives && !eroded_) {
@@ -357,6 +369,95 @@ void shader_emitter::emit_noise_value(bool deriv) {
           w_.loop_over("j", "m", "0", "c[j] = perlin_lerp(u[k], c[2 * j], c[2 * j + 1]);") +
           "\n  }");
   w_.line("  return c[0];\n}");
+}
+
+// ---- Simplex noise: detail/simplex.hpp's cell and corners, step for step
+
+// Skew, cell, unskew and the first offset d0; the ranks of the offsets (3-D: ties to the earlier
+// axis, as the Java code's >= chain; 2-D and 4-D: to the later, its > comparisons); then each
+// of the L + 1 corners (emit_simplex_corner), summed from the first, times the output scale.
+void shader_emitter::emit_simplex(form fm, const std::string& pre) {
+  const std::string &T = T_, &I = I_, &Ls = Ls_;
+  const bool deriv = fm == form::deriv;
+  const double F[] = {0, 0, k_simplex_f2, k_simplex_f3, k_simplex_f4};
+  const double G[] = {0, 0, k_simplex_g2, k_simplex_g3, k_simplex_g4};
+  if (deriv) {
+    w_.line(w_.function(T, pre + "noise_deriv", {{T, "q", 4}, {I, "o"}, {T, "dq", 4, true}}));
+  } else {
+    w_.line(w_.function(T, pre + "noise", {{T, "q", 4}, {I, "o"}}));
+  }
+  w_.line("  // Gustavson's simplex noise (SimplexNoise.java, 2012-03-09), " + Ls + "-D.");
+  w_.line("  " + w_.decl(T, "s", "q[0]", true));
+  w_.line("  " + w_.loop_over("k", Ls, "1", "s = s + q[k];"));
+  w_.line("  s = s * " + w_.lit(F[L_]) + ";");
+  w_.line("  " + w_.arrays(I, {"cell", "rank", "off"}, 4) + "\n  " + w_.arrays(T, {"d0", "d"}, 4));
+  w_.line("  " + w_.decl(I, "sum", "0"));
+  w_.line("  " + w_.loop("k", Ls));
+  w_.line("    " + w_.decl(T, "v", "q[k] + s", true));
+  w_.line("    cell[k] = " + w_.to_int("floor(v)") +
+          ";\n    sum = sum + cell[k];\n    rank[k] = 0;");
+  w_.line("  }");
+  w_.line("  " + w_.decl(T, "t0", w_.to_real("sum") + " * " + w_.lit(G[L_]), true));
+  w_.line("  " + w_.loop("k", Ls));
+  w_.line("    " + w_.decl(T, "e", "q[k] - (" + w_.to_real("cell[k]") + " - t0)", true));
+  w_.line("    d0[k] = e;\n  }");
+  const std::string cmp = L_ == 3 ? " >= " : " > ";
+  w_.line("  " + w_.loop("a", Ls) + "\n    " + w_.loop("b", Ls, "a + 1"));
+  w_.line("      if (d0[a]" + cmp + "d0[b]) {\n        rank[a] = rank[a] + 1;\n      } else {");
+  w_.line("        rank[b] = rank[b] + 1;\n      }\n    }\n  }");
+  w_.line("  " + w_.decl(T, "total", w_.lit(0), true));
+  if (deriv) {
+    w_.line("  " + w_.loop_over("k", "4", "0", w_.deref("dq") + "[k] = " + w_.lit(0) + ";"));
+  }
+  w_.line("  " + w_.loop("c", std::to_string(L_ + 1)));
+  // The corner's step along each axis, its offset d (d0 - step + c G, c G one rounding as the
+  // Java code's c * G) and its hash perm[i + o_0 + perm[j + o_1 + ...]] from the last axis.
+  std::string cg = w_.lit(static_cast<double>(L_) * G[L_]);
+  for (std::size_t c = L_; c-- > 1;) {
+    cg = w_.choose("c == " + std::to_string(c), w_.lit(static_cast<double>(c) * G[L_]), cg);
+  }
+  w_.line("    " + w_.decl(T, "cg", cg, true));
+  w_.line("    " + w_.decl(I, "hash", "0"));
+  w_.line("    " + w_.loop("j", Ls));
+  w_.line("      " + w_.decl(I, "k", Ls + " - 1 - j"));
+  w_.line("      off[k] = " + w_.choose("rank[k] >= " + Ls + " - c", "1", "0") + ";");
+  w_.line("      " + w_.decl(T, "e", "(d0[k] - " + w_.to_real("off[k]") + ") + cg", true));
+  w_.line("      d[k] = " + w_.choose("c == 0", "d0[k]", "e") + ";");
+  w_.line("      hash = " + pre + "p[(cell[k] & 255) + off[k] + hash];\n    }");
+  w_.line("    " + w_.decl(I, "g",
+                           "(hash % " + std::string(L_ == 4 ? "32" : "12") + ") * " +
+                               std::string(L_ == 4 ? "4" : "3")));
+  emit_simplex_corner(deriv);
+  w_.line("  }");
+  w_.line("  " + w_.decl(T, "r", w_.lit(simplex_scale()) + " * total", true));
+  w_.line("  return r;\n}");
+}
+
+// One corner: t = r^2 - |d|^2 (left to right), its contribution (t^2)^2 (g . d) where t >= 0,
+// the total's first term or added to it; with `deriv`, scale (t^4 g - 8 t^3 (g . d) d) added to
+// dq (the dot product from 0), as simplex.cpp's derivatives do.
+void shader_emitter::emit_simplex_corner(bool deriv) {
+  const std::string &T = T_, &Ls = Ls_;
+  const auto grad = [&](const std::string& a) { return w_.to_real("perlin_grad[g + " + a + "]"); };
+  w_.line("    " + w_.decl(T, "t", w_.lit(L_ == 2 ? 0.5 : 0.6), true));
+  w_.line("    " + w_.loop_over("k", Ls, "0", "t = t - d[k] * d[k];"));
+  w_.line("    " + w_.decl(T, "dot", grad("0") + " * d[0]", true));
+  w_.line("    " + w_.loop_over("k", Ls, "1", "dot = dot + " + grad("k") + " * d[k];"));
+  w_.line("    " + w_.decl(T, "tt", "t * t", true));
+  w_.line("    " + w_.decl(T, "n", "tt * tt * dot", true));
+  w_.line("    " + w_.decl(T, "nc", w_.choose("t < " + w_.lit(0), w_.lit(0), "n"), true));
+  w_.line("    " + w_.decl(T, "e", w_.choose("c == 0", "nc", "total + nc"), true));
+  w_.line("    total = e;");
+  if (!deriv) return;
+  const std::string dq = w_.deref("dq");
+  w_.line("    " + w_.decl(T, "dd", w_.lit(0), true));
+  w_.line("    " + w_.loop_over("k", Ls, "0", "dd = dd + " + grad("k") + " * d[k];"));
+  w_.line("    " + w_.decl(T, "t3", "tt * t", true) + "\n    " + w_.decl(T, "t4", "tt * tt", true));
+  w_.line("    " + w_.loop("k", Ls));
+  w_.line("      " +
+          w_.decl(T, "pk", "t4 * " + grad("k") + " - " + w_.lit(8) + " * t3 * d[k] * dd", true));
+  w_.line("      " + w_.decl(T, "sk", dq + "[k] + " + w_.lit(simplex_scale()) + " * pk", true));
+  w_.line("      " + dq + "[k] = " + w_.choose("t < " + w_.lit(0), dq + "[k]", "sk") + ";\n    }");
 }
 
 // ---- The domain warp

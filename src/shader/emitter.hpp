@@ -60,6 +60,13 @@ class shader_emitter {
   void emit_noise_blend(const std::string& from, const std::string& d);
   void emit_noise_value(bool deriv);
 
+  /// Simplex noise (detail/simplex.hpp): perlin_noise and perlin_noise_deriv of L-D simplex
+  /// noise, the same signatures as emit_noise's, so the fractal and the warp call either.
+  void emit_simplex(form fm, const std::string& pre = "perlin_");
+  void emit_simplex_corner(bool deriv);
+  /// Its output scale: 70, 32, 27 for L = 2, 3, 4.
+  [[nodiscard]] double simplex_scale() const { return L_ == 2 ? 70.0 : L_ == 3 ? 32.0 : 27.0; }
+
   void emit_warp(bool deriv);
   void emit_warp_jacobian(bool progressive);
 
@@ -78,6 +85,7 @@ class shader_emitter {
   const field& f_;
   const shader_options& o_;
   bool improved_;
+  bool simplex_;
   interpolation interp_;
   bool eroded_;
   shader_writer w_;

@@ -56,6 +56,11 @@ shader_language parse_shader_language(std::string_view name) {
 }
 
 std::string shader_source(const field& f, const shader_options& o) {
+  if (f.graph() != nullptr) {
+    detail::throw_invalid("field",
+                          "a graph has no shader yet (issue 52: node emitters); "
+                          "render it on the CPU");
+  }
   return detail::shader_emitter(f, o).emit();
 }
 

@@ -10,6 +10,7 @@
 #include "detail/error.hpp"
 #include "detail/octaves.hpp"
 #include "detail/primitives.hpp"
+#include "detail/simplex.hpp"
 #include "detail/warp.hpp"
 #include "detail/wrap.hpp"
 
@@ -52,7 +53,18 @@ void lattice_tables(const field& f, std::size_t L, std::vector<shader_table>& ro
   std::vector<int> p(512);
   for (std::size_t i = 0; i < 512; ++i) p[i] = perm[i];
   rows.push_back(ints("perlin_p", std::move(p), true));
-  if (f.kind() == noise_kind::improved) {
+  if (f.kind() == noise_kind::simplex) {
+    // Gustavson's gradients: the 12 cube edges (2-D reads x and y) or the 32 of 4-D.
+    std::vector<int> grad;
+    if (L == 4) {
+      for (const auto& g : k_simplex_grad4)
+        for (const double c : g) grad.push_back(static_cast<int>(c));
+    } else {
+      for (std::size_t h = 0; h < 12; ++h)
+        for (const auto c : k_grad3[h]) grad.push_back(c);
+    }
+    rows.push_back(ints("perlin_grad", std::move(grad), true));
+  } else if (f.kind() == noise_kind::improved) {
     std::vector<int> grad;
     if (L == 4) {
       for (const auto& g : k_grad4)
@@ -127,6 +139,8 @@ void warp_tables(const field& f, std::size_t L, int warp_octaves, std::vector<sh
 std::string no_split_reason(const field& f, bool rotated, int warp_octaves,
                             const octave_columns& c) {
   std::string no_split;
+  if (f.kind() == noise_kind::simplex)
+    no_split = "simplex noise's skewed cells are not split by axis";
   if (rotated) no_split = "the rotated plane mixes the axes";
   if (warp_octaves > 0) no_split = "the domain warp moves the points in float";
   if (f.fractal().kind() == fractal_kind::eroded)

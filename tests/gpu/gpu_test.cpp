@@ -85,9 +85,9 @@ std::vector<T> run_on_gpu(const std::string& source, std::size_t dims, const std
   return perlin_test::run_compute(p, pts, outputs, n);
 }
 
-/// 30 fields: every fractal kind, seeds, periods (masks and modulo), normalisation,
+/// 36 fields: every fractal kind, seeds, periods (masks and modulo), normalisation,
 /// decorrelation, a non-integer lacunarity, the rotated plane, value noise with every
-/// interpolation, in the dims given.
+/// interpolation, simplex noise, in the dims given.
 const std::pair<const char*, std::size_t> k_fields[] = {
     {"perlin=1", 3},
     {"perlin=1", 2},
@@ -120,12 +120,29 @@ const std::pair<const char*, std::size_t> k_fields[] = {
     {"perlin=1&noise=value&period=7&fractal=ridged&octaves=3", 4},
     {"perlin=1&noise=value&interp=cosine&fractal=billow&octaves=2", 2},
     {"perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3", 1},
+    // Gustavson's simplex noise (2-D to 4-D; no periods): 2-D and 3-D plain are his Java code.
+    {"perlin=1&noise=simplex", 2},
+    {"perlin=1&noise=simplex", 3},
+    {"perlin=1&noise=simplex&seed=42", 4},
+    {"perlin=1&noise=simplex&fractal=fbm&octaves=5&decorrelate=1", 3},
+    {"perlin=1&noise=simplex&fractal=ridged&octaves=4&seed=7", 2},
+    {"perlin=1&noise=simplex&plane=rotated&fractal=billow&octaves=3", 2},
 };
 
 /// docs/gpu.md: float shaders stay within this many times value_tolerance of the double path
 /// where the octave coordinates stay below 256 (decorrelation offsets and the rotated plane's
 /// float rotation add to the C++ float path's own error).
 constexpr double k_float_shader_factor = 16;
+/// Simplex noise's float shaders: 8 times that (docs/gpu.md): their skew and unskew in float
+/// round t = (i + j ...) G and the offsets d = x - (i - t) at the size of the coordinates (where
+/// improved noise's fraction x - floor(x) is exact), which the steep kernels turn into value
+/// errors. Measured on llvmpipe: 21.9x value_tolerance unwarped (the rotated billow field), 62x
+/// (value_tolerance + A x gradient_tolerance) for the 2-D progressive warp.
+constexpr double k_simplex_float_shader_factor = 128;
+double float_shader_factor(const perlin::field& f) {
+  return f.kind() == perlin::noise_kind::simplex ? k_simplex_float_shader_factor
+                                                 : k_float_shader_factor;
+}
 
 /// The scale that keeps every octave coordinate of points within `extent` of the origin below
 /// 256, where the float bound holds.
@@ -139,7 +156,7 @@ double below_256(const perlin::field& f, double extent) {
 /// plus 16 x A x gradient_tolerance for a warp of amplitude A (the float warp moves each point
 /// by a few ulps of its coordinates times A, which the field's slope turns into a value error).
 double float_shader_bound(const perlin::field& f) {
-  return k_float_shader_factor *
+  return float_shader_factor(f) *
          (perlin::value_tolerance(f) +
           (f.warped() ? f.warp().amplitude() * perlin::gradient_tolerance(f) : 0.0));
 }
@@ -243,7 +260,8 @@ TEST(GpuContract, DoubleShadersGiveTheDoublePathsValuesAndFloatShadersItsToleran
     ASSERT_TRUE(error.empty()) << error;
     const double ratio = worst_from_double(f, gf, pf, dims) / perlin::value_tolerance(f);
     worst_ratio = std::max(worst_ratio, ratio);
-    EXPECT_LE(ratio, k_float_shader_factor);
+    EXPECT_LE(ratio, float_shader_factor(f));
+    if (f.kind() == perlin::noise_kind::simplex) std::printf("%s: float %.3gx\n", recipe, ratio);
   }
   RecordProperty("worst float error / value_tolerance", std::to_string(worst_ratio));
   std::printf("float shaders: worst error %.3g x value_tolerance (renderer %s)\n", worst_ratio,
@@ -273,7 +291,10 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
         {"perlin=1&fractal=ridged&octaves=5&ridged-offset=0.9&ridged-gain=3", 2},
         {"perlin=1&fractal=billow&octaves=3&decorrelate=1", 4},
         {"perlin=1&plane=rotated&fractal=ridged&octaves=4", 4},
-        {"perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3", 1}};
+        {"perlin=1&noise=value&seed=9&plane=rotated&fractal=turbulence&octaves=3", 1},
+        {"perlin=1&noise=simplex", 3},
+        {"perlin=1&noise=simplex&seed=42", 4},
+        {"perlin=1&noise=simplex&fractal=ridged&octaves=4&seed=7", 2}};
     if (std::find(std::begin(picks), std::end(picks),
                   std::pair<std::string_view, std::size_t>(r, dims)) == std::end(picks))
       continue;
@@ -312,13 +333,13 @@ TEST(GpuContract, DoubleShaderDerivativesAreTheDoublePathsGradientBitForBit) {
       const double want =
           f.eval<double>(std::span<const double>(q, dims), std::span<double>(g, dims));
       EXPECT_LE(std::abs(gf[i * (dims + 1)] - want),
-                k_float_shader_factor * perlin::value_tolerance(f));
+                float_shader_factor(f) * perlin::value_tolerance(f));
       for (std::size_t k = 0; k < dims; ++k) {
         worst = std::max(
             worst, std::abs(gf[i * (dims + 1) + 1 + k] - g[k]) / perlin::gradient_tolerance(f));
       }
     }
-    EXPECT_LE(worst, k_float_shader_factor) << "float partials over the tolerance";
+    EXPECT_LE(worst, float_shader_factor(f)) << "float partials over the tolerance";
     worst_float = std::max(worst_float, worst);
     ++smooth_checked;
   }
@@ -346,6 +367,10 @@ TEST(GpuContract, WarpedShadersAreTheDoublePathBitForBitAndTheFloatPathWithinIts
        "warp-seed=11&warp-frequency=0.5",
        4},
       {"perlin=1&plane=rotated&warp=progressive&warp-octaves=2", 2},
+      // 2-D: Gustavson's 3-D and 4-D simplex noise jumps where the simplex changes (its kernels'
+      // r^2 = 0.6 reach past the simplex; docs/noise.md), so a float warp that lands a point on
+      // the other side of such a boundary differs by the jump, which no tolerance bounds.
+      {"perlin=1&noise=simplex&fractal=fbm&octaves=2&warp=progressive&warp-octaves=2", 2},
   };
   for (const auto& [recipe, dims] : fields) {
     SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
@@ -403,6 +428,7 @@ TEST(GpuContract, ErodedShadersAreTheDoublePathBitForBit) {
       {"perlin=1&fractal=eroded&octaves=5", 2},
       {"perlin=1&noise=value&interp=cubic&fractal=eroded&octaves=4&erosion=2.5&normalize=1", 3},
       {"perlin=1&fractal=eroded&octaves=3&plane=rotated&warp=basic&seed=8", 2},
+      {"perlin=1&noise=simplex&fractal=eroded&octaves=4&seed=3", 3},
   };
   for (const auto& [recipe, dims] : fields) {
     SCOPED_TRACE(std::string(recipe) + " dims " + std::to_string(dims));
@@ -630,7 +656,7 @@ TEST(GpuContract, EveryLanguageCompilesToValidSpirv) {
       ++standalone;
     }
   }
-  EXPECT_EQ(standalone, 24u);
+  EXPECT_EQ(standalone, 32u);
   (void)std::system(("rm -rf '" + dir + "'").c_str());
 }
 
