@@ -32,6 +32,39 @@ using detail::value_grad;
 constexpr std::size_t k_chunk = 4096;                // samples per chunk of a combining pass
 constexpr std::size_t k_samples_per_thread = 16384;  // the least work worth a thread
 
+/// Buffers kept by each thread between calls (up to 64 MiB), so that a call in a row of calls
+/// neither faults fresh pages in nor zeroes them.
+template <class T>
+class buffer_pool {
+ public:
+  static std::vector<T> take(std::size_t n) {
+    auto& free = list();
+    for (std::size_t i = 0; i < free.size(); ++i) {
+      if (free[i].capacity() >= n) {
+        std::vector<T> v = std::move(free[i]);
+        free.erase(free.begin() + static_cast<std::ptrdiff_t>(i));
+        v.resize(n);
+        return v;
+      }
+    }
+    return std::vector<T>(n);
+  }
+  static void give(std::vector<T>&& v) {
+    constexpr std::size_t k_keep = std::size_t{64} << 20;
+    if (v.capacity() == 0 || v.capacity() * sizeof(T) > k_keep) return;
+    auto& free = list();
+    std::size_t kept = v.capacity() * sizeof(T);
+    for (const auto& f : free) kept += f.capacity() * sizeof(T);
+    if (kept <= k_keep) free.push_back(std::move(v));
+  }
+
+ private:
+  static std::vector<std::vector<T>>& list() {
+    thread_local std::vector<std::vector<T>> free;
+    return free;
+  }
+};
+
 /// A point context: the points its steps see (planar, dims arrays of n) and, for derivatives,
 /// the Jacobian of its points with respect to its parent's (jac[(r * q_dims + j) * n + i]).
 struct context_data {
@@ -56,6 +89,13 @@ class engine {
     grad_.resize(steps);
     done_.assign(steps, false);
     for (const auto& node : d.nodes) kernels_.push_back(detail::make_kernel(node, is_float));
+  }
+
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+  ~engine() {
+    for (auto& v : val_) buffer_pool<T>::give(std::move(v));
+    for (auto& v : grad_) buffer_pool<T>::give(std::move(v));
   }
 
   value_range<T> run() {
@@ -97,10 +137,28 @@ class engine {
         if (st.point_step) ctx_[static_cast<std::size_t>(st.child_context)].ready = true;
       }
     }
+    // NaN never compares, so it is skipped (value_range's rule).
+    // Lane by lane (no reduction, so the compiler vectorises it), then across the lanes.
+    constexpr std::size_t k_lanes = 16;
+    T lo[k_lanes], hi[k_lanes];
+    std::fill(lo, lo + k_lanes, std::numeric_limits<T>::infinity());
+    std::fill(hi, hi + k_lanes, -std::numeric_limits<T>::infinity());
+    const T* v = out_.data();
+    const std::size_t full = n_ / k_lanes * k_lanes;
+    for (std::size_t i = 0; i < full; i += k_lanes) {
+      for (std::size_t j = 0; j < k_lanes; ++j) {
+        lo[j] = v[i + j] < lo[j] ? v[i + j] : lo[j];
+        hi[j] = v[i + j] > hi[j] ? v[i + j] : hi[j];
+      }
+    }
+    for (std::size_t i = full; i < n_; ++i) {
+      lo[0] = v[i] < lo[0] ? v[i] : lo[0];
+      hi[0] = v[i] > hi[0] ? v[i] : hi[0];
+    }
     value_range<T> r;
-    for (const T v : out_) {
-      if (v < r.min) r.min = v;
-      if (v > r.max) r.max = v;
+    for (std::size_t j = 0; j < k_lanes; ++j) {
+      r.min = lo[j] < r.min ? lo[j] : r.min;
+      r.max = hi[j] > r.max ? hi[j] : r.max;
     }
     return r;
   }
@@ -122,12 +180,13 @@ class engine {
   /// The value buffer of step s (the caller's `out` for the output step).
   T* values(std::size_t s) {
     if (s + 1 == d_.plan.size()) return out_.data();
-    if (val_[s].empty()) val_[s].resize(n_);
+    if (val_[s].empty()) val_[s] = buffer_pool<T>::take(n_);
     return val_[s].data();
   }
   T* gradients(std::size_t s) {
     if (s + 1 == d_.plan.size()) return gradient_.data();
-    if (grad_[s].empty()) grad_[s].resize(static_cast<std::size_t>(step_dims(s)) * n_);
+    if (grad_[s].empty())
+      grad_[s] = buffer_pool<T>::take(static_cast<std::size_t>(step_dims(s)) * n_);
     return grad_[s].data();
   }
 
@@ -202,11 +261,24 @@ class engine {
   }
 
   void run_pass(const std::vector<std::size_t>& pass) {
+    // A value step whose every reader runs in this pass lives in a chunk's scratch only.
+    std::vector<bool> in_pass(d_.plan.size(), false);
+    for (const std::size_t s : pass) in_pass[s] = true;
+    std::vector<bool> read_outside(d_.plan.size(), false);
+    for (std::size_t r = 0; r < d_.plan.size(); ++r) {
+      for (const int in : d_.plan[r].inputs) {
+        if (!in_pass[r]) read_outside[static_cast<std::size_t>(in)] = true;
+      }
+    }
+    local_.assign(d_.plan.size(), -1);
+    int locals = 0;
     for (const std::size_t s : pass) {
       const plan_step& st = d_.plan[s];
       if (st.point_step) {
         if (st.context == 0) root_points();
         prepare_context(s);
+      } else if (!deriv_ && !read_outside[s] && s + 1 != d_.plan.size()) {
+        local_[s] = locals++;
       } else {
         values(s);
         if (deriv_) gradients(s);
@@ -217,10 +289,11 @@ class engine {
         detail::thread_count(o_.threads, std::max<std::size_t>(1, n_ / k_samples_per_thread));
     detail::parallel_for(chunks, std::min<unsigned>(threads, static_cast<unsigned>(chunks)),
                          [&](std::size_t cb, std::size_t ce) {
+                           std::vector<T> scratch(static_cast<std::size_t>(locals) * k_chunk);
                            for (std::size_t c = cb; c < ce; ++c) {
                              const std::size_t b = c * k_chunk;
                              const std::size_t e = std::min(n_, b + k_chunk);
-                             for (const std::size_t s : pass) run_step(s, b, e);
+                             for (const std::size_t s : pass) run_step(s, b, e, scratch.data());
                            }
                          });
   }
@@ -243,15 +316,21 @@ class engine {
     if (deriv_) c.jac.resize(static_cast<std::size_t>(c.dims * c.q_dims) * n_);
   }
 
-  void run_step(std::size_t s, std::size_t b, std::size_t e) {
+  /// Step s's values from sample b on: its chunk scratch or its buffer.
+  T* at(std::size_t s, std::size_t b, T* scratch) {
+    const int l = local_[s];
+    return l >= 0 ? scratch + static_cast<std::size_t>(l) * k_chunk : values(s) + b;
+  }
+
+  void run_step(std::size_t s, std::size_t b, std::size_t e, T* scratch) {
     const plan_step& st = d_.plan[s];
     const graph_node_data& nd = node(s);
     if (st.point_step) {
-      point_step(s, b, e);
+      point_step(s, b, e, scratch);
       return;
     }
     if (nd.row->point_transform) {
-      transform_value(s, b, e);
+      transform_value(s, b, e, scratch);
       return;
     }
     const detail::node_kernel& k = kernels_[static_cast<std::size_t>(st.node)];
@@ -264,16 +343,16 @@ class engine {
         in = many.data();
       }
       for (std::size_t m = 0; m < st.inputs.size(); ++m) {
-        in[m] = values(static_cast<std::size_t>(st.inputs[m])) + b;
+        in[m] = at(static_cast<std::size_t>(st.inputs[m]), b, scratch);
       }
-      detail::run_kernel<T>(k, in, st.inputs.size(), values(s) + b, e - b);
+      detail::run_kernel<T>(k, in, st.inputs.size(), at(s, b, scratch), e - b);
       return;
     }
-    generic(s, b, e);
+    generic(s, b, e, scratch);
   }
 
   /// The node's formula per element, in double (value_grad), rounded to T.
-  void generic(std::size_t s, std::size_t b, std::size_t e) {
+  void generic(std::size_t s, std::size_t b, std::size_t e, T* scratch) {
     const plan_step& st = d_.plan[s];
     const graph_node_data& nd = node(s);
     const int dims = step_dims(s);
@@ -283,14 +362,14 @@ class engine {
     std::vector<const T*> iv(n_in), ig(n_in);
     for (std::size_t m = 0; m < n_in; ++m) {
       ptr[m] = &in[m];
-      iv[m] = values(static_cast<std::size_t>(st.inputs[m]));
+      iv[m] = at(static_cast<std::size_t>(st.inputs[m]), b, scratch);
       if (deriv_) ig[m] = gradients(static_cast<std::size_t>(st.inputs[m]));
     }
-    T* ov = values(s);
+    T* ov = at(s, b, scratch);
     T* og = deriv_ ? gradients(s) : nullptr;
     for (std::size_t i = b; i < e; ++i) {
       for (std::size_t m = 0; m < n_in; ++m) {
-        in[m].v = static_cast<double>(iv[m][i]);
+        in[m].v = static_cast<double>(iv[m][i - b]);
         if (deriv_) {
           for (int j = 0; j < dims; ++j) {
             in[m].g[j] = static_cast<double>(ig[m][static_cast<std::size_t>(j) * n_ + i]);
@@ -299,7 +378,7 @@ class engine {
       }
       value_grad out;
       nd.row->formula->combine(nd.state, ptr.data(), n_in, out, dims, deriv_);
-      ov[i] = static_cast<T>(out.v);
+      ov[i - b] = static_cast<T>(out.v);
       if (deriv_) {
         for (int j = 0; j < dims; ++j)
           og[static_cast<std::size_t>(j) * n_ + i] = static_cast<T>(out.g[j]);
@@ -307,7 +386,7 @@ class engine {
     }
   }
 
-  void point_step(std::size_t s, std::size_t b, std::size_t e) {
+  void point_step(std::size_t s, std::size_t b, std::size_t e, T* scratch) {
     const plan_step& st = d_.plan[s];
     const graph_node_data& nd = node(s);
     const context_data& parent = ctx_[static_cast<std::size_t>(st.context)];
@@ -318,7 +397,7 @@ class engine {
     const T* rv[4] = {nullptr, nullptr, nullptr, nullptr};
     const T* rg[4] = {nullptr, nullptr, nullptr, nullptr};
     for (std::size_t m = 0; m < n_rest; ++m) {
-      rv[m] = values(static_cast<std::size_t>(st.inputs[m]));
+      rv[m] = at(static_cast<std::size_t>(st.inputs[m]), b, scratch);
       if (deriv_) rg[m] = gradients(static_cast<std::size_t>(st.inputs[m]));
     }
     const auto qd = static_cast<std::size_t>(parent.dims);
@@ -327,7 +406,7 @@ class engine {
       double q[4] = {0, 0, 0, 0};
       for (std::size_t a = 0; a < qd; ++a) q[a] = parent.q[a * n_ + i];
       for (std::size_t m = 0; m < n_rest; ++m) {
-        rest[m].v = static_cast<double>(rv[m][i]);
+        rest[m].v = static_cast<double>(rv[m][i - b]);
         if (deriv_) {
           for (std::size_t j = 0; j < qd; ++j)
             rest[m].g[j] = static_cast<double>(rg[m][j * n_ + i]);
@@ -345,12 +424,11 @@ class engine {
   }
 
   /// A transform's value: its input's, the gradient pulled back through the Jacobian.
-  void transform_value(std::size_t s, std::size_t b, std::size_t e) {
+  void transform_value(std::size_t s, std::size_t b, std::size_t e, T* scratch) {
     const plan_step& st = d_.plan[s];
     const auto src = static_cast<std::size_t>(st.inputs[0]);
-    const T* sv = values(src);
-    T* ov = values(s);
-    std::copy(sv + b, sv + e, ov + b);
+    const T* sv = at(src, b, scratch);
+    std::copy(sv, sv + (e - b), at(s, b, scratch));
     if (!deriv_) return;
     const context_data& c = ctx_[static_cast<std::size_t>(st.child_context)];
     const T* sg = gradients(src);
@@ -378,6 +456,7 @@ class engine {
   std::vector<context_data> ctx_;
   std::vector<std::vector<T>> val_, grad_;
   std::vector<bool> done_;
+  std::vector<int> local_;  ///< per step: its scratch slot in the current pass, or -1
   std::vector<detail::node_kernel> kernels_;
 };
 

@@ -8,6 +8,16 @@
 #include <cstdint>
 #include <string_view>
 
+// Compiled for several x86 targets and chosen at load time, where the compiler can (GCC and
+// Clang on x86-64 Linux): the float curve's and terrace's gathers.
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define PERLIN_GRAPH_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define PERLIN_GRAPH_CLONES
+#endif
+
 namespace perlin::detail {
 
 namespace {
@@ -166,20 +176,54 @@ node_kernel make_kernel(const graph_node_data& n, bool for_float) {
 
 namespace {
 
-template <class T>
-void piecewise(const piecewise_table& tab, const T* v, T* out, std::size_t count) {
-  // The segment of each element (the number of knots at or below it: libnoise's rule), then its
-  // polynomial. The coefficients in T, one row of 8 per segment.
-  constexpr std::size_t k_chunk = 256;
-  const std::size_t segs = tab.x0.size();
-  T row[257 * 8];
-  T knots[256];
-  const std::size_t nk = tab.knots.size();
-  for (std::size_t s = 0; s < segs; ++s) {
-    row[8 * s] = static_cast<T>(tab.x0[s]);
-    row[8 * s + 1] = static_cast<T>(tab.inv_h[s]);
-    for (std::size_t c = 0; c < 6; ++c) row[8 * s + 2 + c] = static_cast<T>(tab.c[6 * s + c]);
+/// The polynomial of each element's segment: t and Horner's rule over coefficient arrays indexed
+/// by the segment (gathers where the target has them: the function is compiled for AVX-512, AVX2
+/// and the baseline and picked at load time where the compiler supports target_clones).
+template <class T, int Degree>
+PERLIN_GRAPH_CLONES void piecewise_eval(const T* __restrict v, const std::int32_t* __restrict idx,
+                                        const T* const* c, T* __restrict out, std::size_t n) {
+  const T* __restrict x0 = c[0];
+  const T* __restrict ih = c[1];
+  const T* __restrict c0 = c[2];
+  const T* __restrict c1 = c[3];
+  const T* __restrict c2 = c[4];
+  const T* __restrict c3 = c[5];
+  const T* __restrict c4 = c[6];
+  const T* __restrict c5 = c[7];
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t s = idx[i];
+    const T t = (v[i] - x0[s]) * ih[s];
+    if constexpr (Degree == 2) {
+      out[i] = c0[s] + t * (c1[s] + t * c2[s]);
+    } else if constexpr (Degree == 3) {
+      out[i] = c0[s] + t * (c1[s] + t * (c2[s] + t * c3[s]));
+    } else {
+      out[i] = c0[s] + t * (c1[s] + t * (c2[s] + t * (c3[s] + t * (c4[s] + t * c5[s]))));
+    }
   }
+}
+
+template <class T>
+PERLIN_GRAPH_CLONES void piecewise(const piecewise_table& tab, const T* v, T* out,
+                                   std::size_t count) {
+  // The segment of each element (the number of knots at or below it: libnoise's rule), then its
+  // polynomial. The coefficients in T, one array per coefficient, indexed by segment.
+  constexpr std::size_t k_chunk = 512;
+  const std::size_t segs = tab.x0.size();
+  const std::size_t nk = tab.knots.size();
+  std::vector<T> arrays(8 * segs);
+  const T* c[8];
+  int degree = 0;
+  for (std::size_t k = 0; k < 8; ++k) {
+    T* a = arrays.data() + k * segs;
+    for (std::size_t s = 0; s < segs; ++s) {
+      const double x = k == 0 ? tab.x0[s] : k == 1 ? tab.inv_h[s] : tab.c[6 * s + (k - 2)];
+      a[s] = static_cast<T>(x);
+      if (k >= 2 && x != 0) degree = std::max(degree, static_cast<int>(k) - 2);
+    }
+    c[k] = a;
+  }
+  std::vector<T> knots(nk);
   for (std::size_t j = 0; j < nk; ++j) knots[j] = static_cast<T>(tab.knots[j]);
   std::int32_t idx[k_chunk];
   for (std::size_t b = 0; b < count; b += k_chunk) {
@@ -190,10 +234,12 @@ void piecewise(const piecewise_table& tab, const T* v, T* out, std::size_t count
       const T kj = knots[j];
       for (std::size_t i = 0; i < n; ++i) idx[i] += vb[i] >= kj ? 1 : 0;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const T* r = row + 8 * static_cast<std::size_t>(idx[i]);
-      const T t = (vb[i] - r[0]) * r[1];
-      out[b + i] = r[2] + t * (r[3] + t * (r[4] + t * (r[5] + t * (r[6] + t * r[7]))));
+    if (degree <= 2) {
+      piecewise_eval<T, 2>(vb, idx, c, out + b, n);
+    } else if (degree == 3) {
+      piecewise_eval<T, 3>(vb, idx, c, out + b, n);
+    } else {
+      piecewise_eval<T, 5>(vb, idx, c, out + b, n);
     }
   }
 }
@@ -201,8 +247,8 @@ void piecewise(const piecewise_table& tab, const T* v, T* out, std::size_t count
 }  // namespace
 
 template <class T>
-void run_kernel(const node_kernel& k, const T* const* in, std::size_t n_in, T* out,
-                std::size_t count) {
+PERLIN_GRAPH_CLONES void run_kernel(const node_kernel& k, const T* const* in, std::size_t n_in,
+                                    T* out, std::size_t count) {
   const T* a = in != nullptr && n_in > 0 ? in[0] : nullptr;
   const T p0 = static_cast<T>(k.p[0]), p1 = static_cast<T>(k.p[1]), p2 = static_cast<T>(k.p[2]);
   switch (k.kind) {
@@ -298,7 +344,8 @@ void run_kernel(const node_kernel& k, const T* const* in, std::size_t n_in, T* o
       const T lower = p0, upper = p1, f = p2;
       if (!(f > 0)) {
         for (std::size_t i = 0; i < count; ++i) {
-          out[i] = c[i] < lower || c[i] > upper ? a[i] : b[i];
+          const bool outside = (c[i] < lower) | (c[i] > upper);
+          out[i] = outside ? a[i] : b[i];
         }
         break;
       }
@@ -307,7 +354,7 @@ void run_kernel(const node_kernel& k, const T* const* in, std::size_t n_in, T* o
       const T lo_lo = lower - f, lo_hi = lower + f, hi_lo = upper - f, hi_hi = upper + f;
       for (std::size_t i = 0; i < count; ++i) {
         const T cv = c[i];
-        const bool outside = cv < lo_lo || !(cv < hi_hi);
+        const bool outside = (cv < lo_lo) | !(cv < hi_hi);
         const bool first_band = cv < lo_hi;
         const bool inside = !first_band && cv < hi_lo;
         const T from = first_band ? a[i] : b[i];
