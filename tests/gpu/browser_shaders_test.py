@@ -41,6 +41,9 @@ FIELDS = [
     ("perlin=1&seed=7&fractal=ridged&octaves=4", 4, 1.875),
     ("perlin=1&noise=value&interp=linear&fractal=fbm&octaves=2", 1, 1.5),
     ("perlin=1&fractal=fbm&octaves=2&warp=progressive&warp-octaves=2", 2, (1.5, 2.0)),
+    # Gustavson's simplex noise in 2-D (continuous; 3-D and 4-D jump at some simplex boundaries,
+    # docs/noise.md, which a float grid may straddle).
+    ("perlin=1&noise=simplex&fractal=fbm&octaves=3", 2, 1.75),
 ]
 
 
@@ -57,6 +60,7 @@ DERIVATIVE_FIELDS = [
     ("perlin=1&fractal=fbm&octaves=3&period=5,7&decorrelate=1", 2, 3.0),
     ("perlin=1&noise=value&interp=cubic&seed=5", 4, 1.0),
     ("perlin=1&plane=rotated&fractal=fbm&octaves=2", 2, 2.0),
+    ("perlin=1&noise=simplex&seed=3", 2, 1.0),
 ]
 
 WEBGL = r"""
