@@ -37,49 +37,48 @@ std::string lower(std::string s) {
 }
 
 /// The format from --format, or from the extension (in any case: .PNG is .png); "-" is standard
-/// output and needs no extension.
+/// output and needs no extension. The formats and their extensions are formats()' rows.
 void resolve_output(const render_options& o, render_plan& r) {
   r.output = o.output;
   r.to_stdout = o.output == "-";
   const std::string ext = lower(std::filesystem::path(o.output).extension().string());
-  const char* valid = ".png, .npy, .r16 or .raw, .tif or .tiff, .exr";
-  std::string format = lower(o.format);
-  if (format.empty()) {
-    if (ext == ".png" || ext == ".npy" || ext == ".exr") {
-      format = ext.substr(1);
-    } else if (ext == ".r16" || ext == ".raw") {
-      format = "raw";
-    } else if (ext == ".tif" || ext == ".tiff") {
-      format = "tiff";
-    } else if (r.to_stdout) {
-      format = "png";
-    } else if (ext.empty()) {
-      bad_setting("output", "'{}' has no extension ({}), or give `format`", {o.output, valid});
-    } else {
+  const format_info* row = nullptr;
+  if (o.format.empty()) {
+    row = find_format_by_extension(ext);
+    if (row == nullptr && r.to_stdout) row = &format_row(file_format::png);
+    if (row == nullptr) {
+      const std::string valid = format_extensions_text();
+      if (ext.empty())
+        bad_setting("output", "'{}' has no extension ({}), or give `format`", {o.output, valid});
       bad_setting("output", "cannot write '{}' files (valid: {})", {ext, valid});
     }
+  } else {
+    row = find_format(lower(o.format));
+    if (row == nullptr) {
+      std::vector<std::string_view> names;
+      for (const auto& f : formats()) names.push_back(f.name);
+      bad_setting("format", "{}", {perlin::unknown_choice(o.format, names)});
+    }
   }
-  if (format == "png")
-    r.format = file_format::png;
-  else if (format == "npy")
-    r.format = file_format::npy;
-  else if (format == "raw")
-    r.format = file_format::raw16;
-  else if (format == "tiff")
-    r.format = file_format::tiff;
-  else if (format == "exr")
-    r.format = file_format::exr;
-  else
-    bad_setting("format", "{}",
-                {perlin::unknown_choice(o.format, std::array<std::string_view, 5>{
-                                                      "png", "npy", "raw", "tiff", "exr"})});
+  r.format = row->id;
   if (std::filesystem::path(o.output).filename() == "." ||
       std::filesystem::path(o.output).filename() == "..") {
     bad_setting("output", "'{}' is a folder; give a file name", {o.output});
   }
-  r.png = r.format == file_format::png || r.format == file_format::raw16 ||
-          (r.format == file_format::tiff && o.bits == 16) ||
-          (r.format == file_format::exr && o.colormap);
+  switch (row->pixels) {
+    case pixel_rule::always:
+      r.png = true;
+      break;
+    case pixel_rule::never:
+      r.png = false;
+      break;
+    case pixel_rule::with_bits16:
+      r.png = o.bits == 16;
+      break;
+    case pixel_rule::with_colormap:
+      r.png = o.colormap.has_value();
+      break;
+  }
 }
 
 /// Options that change nothing with the resolved settings: a warning, or an error where the
@@ -115,8 +114,11 @@ void resolve_size(const render_options& o, render_plan& r) {
                   "the output names each tile with {x} and {y}, as in -o 'tile_{x}_{y}.png'");
   }
   if (o.loop && r.frames == 0) bad_use("loop", "needs `frames` N");
-  if (r.depth > 0 && r.format != file_format::npy && r.format != file_format::tiff) {
-    bad_setting("depth", "a volume is written as .npy or .tif (pages); this format is 2-D");
+  if (r.depth > 0 && format_row(r.format).volumes.empty()) {
+    std::vector<std::string> written;
+    for (const auto& f : formats())
+      if (!f.volumes.empty()) written.emplace_back(f.volumes);
+    bad_setting("depth", "a volume is written as " + join_or(written) + "; this format is 2-D");
   }
   r.loop = o.loop;
   r.dims = r.frames > 0 ? (r.loop ? 4 : 3) : (r.depth > 0 ? 3 : 2);
@@ -124,31 +126,13 @@ void resolve_size(const render_options& o, render_plan& r) {
 
 void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, render_plan& r) {
   r.bits = o.bits;
-  switch (r.format) {
-    case file_format::npy:
-      if (bits_given || o.colormap) {
-        bad_use("`bits` and `colormap`", "apply to .png output; .npy holds the raw values");
-      }
-      break;
-    case file_format::raw16:
-      if (bits_given && o.bits != 16) bad_setting("bits", "a RAW heightmap is 16-bit");
-      if (o.colormap && *o.colormap != "grey")
-        bad_setting("colormap", "a RAW heightmap is one grey channel");
-      r.bits = 16;
-      break;
-    case file_format::tiff:
-      if (bits_given && o.bits != 16)
-        bad_setting("bits", "a TIFF holds the float32 values, or 16-bit grey with `bits` 16");
-      if (o.colormap && *o.colormap != "grey")
-        bad_setting("colormap", "a TIFF here is one sample per pixel");
-      break;
-    case file_format::exr:
-      if (bits_given)
-        bad_setting("bits", "an EXR holds float32 values (Y, or RGB with `colormap`)");
-      break;
-    case file_format::png:
-      break;
-  }
+  const format_info& row = format_row(r.format);
+  if (bits_given && std::find(row.bits.begin(), row.bits.end(), o.bits) == row.bits.end())
+    row.bits_refusal.raise();
+  if (o.colormap && (row.colormaps == colormap_rule::none ||
+                     (row.colormaps == colormap_rule::grey && *o.colormap != "grey")))
+    row.colormap_refusal.raise();
+  if (row.fixed_bits != 0) r.bits = row.fixed_bits;
   const std::string name = o.colormap.value_or(r.bits == 16 ? "grey" : pr.colormap);
   if (name.find(':') != std::string::npos) {
     r.cmap = std::make_shared<const colormap>(parse_colormap(name));
@@ -170,9 +154,11 @@ void resolve_pixels(const render_options& o, const preset& pr, bool bits_given, 
   }
   r.shaded = r.cmap != nullptr && pr.shaded;
   if (o.normals != normals_kind::none) {
-    if (r.format != file_format::png && r.format != file_format::exr) {
-      bad_setting("normals",
-                  "a normal map is written as PNG (RGB, `bits` 8 or 16) or EXR (float RGB)");
+    if (row.normals.empty()) {
+      std::vector<std::string> written;
+      for (const auto& f : formats())
+        if (!f.normals.empty()) written.emplace_back(f.normals);
+      bad_setting("normals", "a normal map is written as " + join_or(written));
     }
     if (o.colormap) bad_use("`normals` and `colormap`", "are alternatives");
     if (r.f != formula::plain) {
@@ -333,7 +319,8 @@ void resolve_range(const render_options& o, render_plan& r) {
 
 /// Bytes a sample needs at the peak of a frame, every copy counted: the float values, a relief's
 /// gradient, the pixels, and the encoded file (noise barely compresses), plus the format's own
-/// intermediate copies (16-bit samples copied out of the pixels, colours widened to float).
+/// intermediate copies (its row's peak_bytes: 16-bit samples copied out of the pixels, colours
+/// widened to float).
 std::uint64_t bytes_per_sample(const render_plan& r) {
   const std::uint64_t pixel_bytes =
       r.png ? (r.normals != 0 ? 3 * static_cast<std::uint64_t>(r.bits / 8)
@@ -341,27 +328,14 @@ std::uint64_t bytes_per_sample(const render_plan& r) {
                               : static_cast<std::uint64_t>(r.bits / 8))
             : 0;
   const std::uint64_t values = 4 + (r.with_gradient() ? 4 * r.dims : 0);
-  switch (r.format) {
-    case file_format::png:
-      return values + 2 * pixel_bytes;
-    case file_format::npy:
-      return values + 4;  // the .npy copy of the values
-    case file_format::raw16:
-      return values + 3 * pixel_bytes;  // pixels, 16-bit samples, the file
-    case file_format::tiff:
-      return r.png ? values + 3 * pixel_bytes : values + 4;
-    case file_format::exr:
-      // RGB as floats, the file (24 bytes a pixel, twice), or the values' copies.
-      return r.cmap != nullptr || r.normals != 0 ? values + 27 : values + 4;
-  }
-  return values + 8;
+  return format_row(r.format).peak_bytes(r, values, pixel_bytes);
 }
 
 /// TIFF tiles and compression, GeoTIFF tags, and whether the file is written band by band.
 void resolve_file_layout(const render_options& o, render_plan& r) {
-  const bool tiff = r.format == file_format::tiff;
+  const format_info& row = format_row(r.format);
   if (o.tiff_tiles) {
-    if (!tiff) bad_setting("tiff-tiles", "tiles are a TIFF layout; write a .tif");
+    if (!row.tiled) bad_setting("tiff-tiles", "tiles are a TIFF layout; write a .tif");
     const auto most = static_cast<std::int64_t>(perlin::max_tiff_tile(r.width, r.height));
     if (*o.tiff_tiles < 16 || *o.tiff_tiles > most || *o.tiff_tiles % 16 != 0) {
       bad_setting("tiff-tiles",
@@ -372,19 +346,19 @@ void resolve_file_layout(const render_options& o, render_plan& r) {
     }
     r.tiff_tile = static_cast<std::size_t>(*o.tiff_tiles);
   }
-  if (tiff && o.was_given("compression")) r.tiff_deflate = o.compression;
-  if (tiff && r.depth > 65535) bad_setting("depth", "a TIFF holds at most 65535 pages");
+  if (row.tiled && row.compression && o.was_given("compression")) r.tiff_deflate = o.compression;
+  if (row.tiled && r.depth > 65535) bad_setting("depth", "a TIFF holds at most 65535 pages");
   if (o.crs.empty()) {
     if (!o.geo_origin.empty() || !o.geo_pixel_size.empty())
       bad_use("`geo-origin` and `geo-pixel-size`", "need `crs` EPSG:N");
   } else {
-    if (!tiff) bad_setting("crs", "georeferencing is written as GeoTIFF tags; write a .tif");
+    if (!row.georeferenced)
+      bad_setting("crs", "georeferencing is written as GeoTIFF tags; write a .tif");
     r.crs = o.crs;
     if (!o.geo_origin.empty()) r.geo_origin = {o.geo_origin[0], o.geo_origin[1]};
     if (!o.geo_pixel_size.empty()) r.geo_pixel = {o.geo_pixel_size[0], o.geo_pixel_size[1]};
   }
-  r.streamed = !r.to_stdout && !r.stretch && !o.animated &&
-               (r.format == file_format::npy || r.format == file_format::raw16 || tiff);
+  r.streamed = !r.to_stdout && !r.stretch && !o.animated && row.streams;
   r.band_multiple = r.depth == 0 && r.tiff_tile > 0 ? r.tiff_tile : 1;
 }
 
@@ -454,12 +428,16 @@ void resolve_encoding(const render_options& o, render_plan& r) {
   if (o.compression < 0 || o.compression > 9) {
     bad_setting("compression", "must be 0 to 9, got {}", {std::to_string(o.compression)});
   }
-  if (o.was_given("compression") && r.format != file_format::png && r.format != file_format::tiff)
-    r.warnings.push_back("--compression has no effect on .npy, RAW or EXR files");
+  if (o.was_given("compression") && !format_row(r.format).compression) {
+    std::vector<std::string> without;
+    for (const auto& f : formats())
+      if (!f.compression) without.emplace_back(f.label);
+    r.warnings.push_back("--compression has no effect on " + join_or(without) + " files");
+  }
   r.compression = o.compression;
   if (o.animated) {
     if (r.frames == 0) bad_use("animated", "needs `frames` N");
-    if (r.format != file_format::png || r.to_stdout)
+    if (!format_row(r.format).animated || r.to_stdout)
       bad_use("animated", "writes one .png file (an APNG)");
   }
   if (o.was_given("fps") && !o.animated) bad_use("fps", "needs `animated`");

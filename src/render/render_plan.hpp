@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "formats.hpp"
 #include "options.hpp"
 #include "perlin/field.hpp"
 #include "perlin/grid.hpp"
@@ -167,9 +168,6 @@ void set_render_setting(render_options& o, std::string_view name, std::string_vi
 /// Most frames one render writes, and most slices of a volume.
 inline constexpr std::int64_t k_max_frames = 1000000;
 inline constexpr std::int64_t k_max_depth = 2147483647;
-
-/// The file formats `perlin render` writes (by extension, or --format).
-enum class file_format { png, npy, raw16, tiff, exr };
 
 struct render_plan {
   perlin::field field;

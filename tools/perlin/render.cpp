@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "formats/writer.hpp"
 #include "noise_flags.hpp"
 #include "perlin/embedded_recipe.hpp"
 #include "perlin/error.hpp"
@@ -59,133 +60,6 @@ class signals_held {
  private:
   sigset_t old_{};
 };
-
-/// The bytes of the frame's file other than a PNG: .npy, RAW, TIFF or EXR.
-std::vector<std::uint8_t> encode_frame(const render_plan& r, const frame_values& v) {
-  const std::size_t pages = std::max<std::size_t>(1, r.depth);
-  const auto grey16 = [&] {  // the 16-bit grey mapping, as the PNG's samples
-    const auto bytes = to_pixels(r, v);
-    std::vector<std::uint16_t> s(bytes.size() / 2);
-    std::memcpy(s.data(), bytes.data(), bytes.size());
-    return s;
-  };
-  switch (r.format) {
-    case file_format::raw16:
-      return perlin::encode_raw16(r.width, r.height, grey16());
-    case file_format::tiff:
-      if (r.png)
-        return perlin::encode_tiff(r.width, r.height, pages,
-                                   std::span<const std::uint16_t>(grey16()), r.recipe);
-      return perlin::encode_tiff(r.width, r.height, pages, std::span<const float>(v.values),
-                                 r.recipe);
-    case file_format::exr: {
-      if (r.normals != 0)
-        return perlin::encode_exr(r.width, r.height, to_normals(r, v), 3, r.recipe);
-      if (r.cmap == nullptr) return perlin::encode_exr(r.width, r.height, v.values, 1, r.recipe);
-      const auto rgb = to_pixels(r, v);
-      std::vector<float> f(rgb.size());
-      for (std::size_t i = 0; i < rgb.size(); ++i) f[i] = static_cast<float>(rgb[i]) / 255.0f;
-      return perlin::encode_exr(r.width, r.height, f, 3, r.recipe);
-    }
-    default:
-      break;
-  }
-  std::vector<std::size_t> shape;
-  if (r.depth > 0) shape.push_back(r.depth);
-  shape.push_back(r.height);
-  shape.push_back(r.width);
-  return perlin::encode_npy(shape, v.values);
-}
-
-/// Evaluates frame `frame` and returns its file's bytes: a PNG from its pixels (render_pixels:
-/// band by band where it can), or encode_frame's file from its values. `progress` is told the
-/// fraction of the render evaluated, `encoding` when the encoding starts.
-std::vector<std::uint8_t> frame_file(const render_plan& r, std::size_t frame, frame_values& v,
-                                     const std::function<void(double)>& progress,
-                                     const std::function<void()>& encoding) {
-  if (r.format == file_format::png) {
-    const auto pixels = render_pixels(r, frame, v, progress);
-    encoding();
-    return perlin::encode_png(
-        r.width, r.height, pixel_format_of(r), pixels,
-        {.compression = r.compression, .threads = r.bulk.threads, .recipe = r.recipe});
-  }
-  render_frame(r, frame, v, progress);
-  apply_formula(r, v);
-  encoding();
-  return encode_frame(r, v);
-}
-
-/// Evaluates frame `frame` band by band into `file` (.npy, RAW or TIFF), holding one band only.
-/// `system`: the GeoTIFF's CRS (looked up before the render started), or null.
-void stream_frame(const render_plan& r, std::size_t frame, perlin::pending_file& file,
-                  const perlin::crs* system, const std::function<void(double)>& progress) {
-  std::vector<std::uint16_t> samples;  // 16-bit pixels as samples
-  const auto grey16 = [&](const frame_band& b) {
-    samples.resize(b.pixels.size() / 2);
-    std::memcpy(samples.data(), b.pixels.data(), b.pixels.size());
-    return std::span<const std::uint16_t>(samples);
-  };
-  switch (r.format) {
-    case file_format::npy: {
-      std::vector<std::size_t> shape;
-      if (r.depth > 0) shape.push_back(r.depth);
-      shape.push_back(r.height);
-      shape.push_back(r.width);
-      const auto header = perlin::npy_header(shape);
-      file.write(header.data(), header.size());
-      render_bands(
-          r, frame,
-          [&](const frame_band& b) { file.write(b.values.data(), b.values.size_bytes()); },
-          progress);
-      return;
-    }
-    case file_format::raw16:
-      render_bands(
-          r, frame,
-          [&](const frame_band& b) {
-            const auto bytes = perlin::encode_raw16(r.width, b.lines, grey16(b));
-            file.write(bytes.data(), bytes.size());
-          },
-          progress);
-      return;
-    case file_format::tiff: {
-      perlin::tiff_layout layout;
-      layout.width = r.width;
-      layout.height = r.height;
-      layout.pages = std::max<std::size_t>(1, r.depth);
-      layout.float32 = !r.png;
-      layout.tile = r.tiff_tile;
-      layout.deflate = r.tiff_deflate;
-      layout.description = r.recipe;
-      if (system != nullptr) {
-        // The tile's (or crop's) own corner: the whole map's pixel (first[0], first[1]).
-        const perlin::grid g = r.frame_grid(frame);
-        layout.geo = perlin::geo_reference{
-            .system = *system,
-            .origin_x = r.geo_origin[0] + static_cast<double>(g.first[0]) * r.geo_pixel[0],
-            .origin_y = r.geo_origin[1] - static_cast<double>(g.first[1]) * r.geo_pixel[1],
-            .pixel_x = r.geo_pixel[0],
-            .pixel_y = r.geo_pixel[1]};
-      }
-      perlin::tiff_writer writer(file, layout);
-      render_bands(
-          r, frame,
-          [&](const frame_band& b) {
-            if (r.png) {
-              writer.write_rows(grey16(b));
-            } else {
-              writer.write_rows(b.values);
-            }
-          },
-          progress);
-      writer.finish();
-      return;
-    }
-    default:
-      throw std::logic_error("stream_frame: not a streamed format");
-  }
-}
 
 /// What `perlin render` was given: the typed options, the field flags and the render settings
 /// as text (applied by set_render_setting, the table's parsers, when the command runs).
@@ -226,7 +100,43 @@ std::unique_ptr<perlin::gpu_grid> attach_gpu(render_plan& r) {
 #endif
 }
 
-int run_render(const render_command& c, CLI::App* cmd) {
+/// The render's files, each pending until all are complete: an interrupted or failed animation
+/// leaves no frames behind. A FILE.recipe sidecar follows each with --write-recipe.
+class render_output {
+ public:
+  render_output(const render_plan& r, bool write_recipe) : r_(r), write_recipe_(write_recipe) {}
+  /// The next file, at `path`.
+  perlin::pending_file& add(const std::string& path) { return files_.emplace_back(path); }
+  /// The last file added is complete: its sidecar follows it.
+  void finish() {
+    files_.back().finish();
+    if (!write_recipe_) return;
+    const std::string text = r_.recipe + "\n";
+    files_.emplace_back(perlin::recipe_sidecar(files_.back().target()));
+    files_.back().write(text.data(), text.size());
+    files_.back().finish();
+  }
+  /// Publishes them all. SIGINT and SIGTERM wait while they are published, so that an
+  /// interruption leaves all of them or none (the handler then finds nothing pending and exits
+  /// 130 or 143). SIGKILL cannot wait: publish_together swaps in a folder holding the whole new
+  /// set where it can.
+  void publish(bool one_file) {
+    const signals_held held;
+    if (one_file) {
+      for (auto& f : files_) f.publish();  // one file, then its sidecar: no set to swap in
+    } else {
+      perlin::publish_together(files_);
+    }
+  }
+
+ private:
+  const render_plan& r_;
+  bool write_recipe_;
+  std::vector<perlin::pending_file> files_;
+};
+
+/// The plan of the command's options, its warnings and (-v) its recipe printed.
+render_plan plan_of(const render_command& c, CLI::App* cmd) {
   render_options o = c.options;
   o.field = c.flags.given;
   o.recipe = c.flags.recipe;
@@ -239,14 +149,101 @@ int run_render(const render_command& c, CLI::App* cmd) {
   if (c.verbose) std::fprintf(stderr, "perlin: recipe: %s\n", r.recipe.c_str());
   if (c.write_recipe && r.to_stdout)
     throw usage_error("--write-recipe writes FILE.recipe beside the output: give -o FILE");
-  // The sidecar of the file just added to `set`, published with it (--write-recipe).
-  const auto add_sidecar = [&](std::vector<perlin::pending_file>& set) {
-    if (!c.write_recipe) return;
-    const std::string text = r.recipe + "\n";
-    set.emplace_back(perlin::recipe_sidecar(set.back().target()));
-    set.back().write(text.data(), text.size());
-    set.back().finish();
-  };
+  return r;
+}
+
+/// Every output folder must accept files (tiles and frames may name several), and the CRS must
+/// exist, before the work starts; returns the CRS (GeoTIFF) or nothing.
+std::optional<perlin::crs> check_before_work(const render_plan& r) {
+  // A placeholder in the folder part (-o 'col{x}/row{y}.png') names several folders; else one.
+  const bool one_folder =
+      std::filesystem::path(r.output).parent_path().string().find('{') == std::string::npos;
+  std::unordered_set<std::string> folders;
+  for (std::size_t k = 0; k < (one_folder ? 1 : r.files()); ++k) {
+    const std::string path = r.frame_path(k);
+    if (folders.insert(std::filesystem::path(path).parent_path().string()).second)
+      perlin::check_writable(path);
+  }
+  if (r.crs.empty()) return std::nullopt;
+  try {
+    return perlin::parse_crs(r.crs, "--crs");
+  } catch (const perlin::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+}
+
+/// -o -: the file's bytes on standard output (main checks the last flush).
+void write_to_stdout(const render_plan& r, const format_writer& writer, progress& bar) {
+  frame_values v;
+  const auto bytes = writer.file(
+      r, 0, v, [&bar](double f) { bar.update(f); }, [] {});
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
+    throw perlin::io_error(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
+}
+
+/// Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
+/// .npy is mostly writing).
+struct frame_shares {
+  double frames, eval, encode;
+  explicit frame_shares(const render_plan& r)
+      : frames(static_cast<double>(r.files())),
+        eval(r.png ? 0.7 : 0.8),
+        encode(r.png ? 0.25 : 0.05) {}
+  [[nodiscard]] double base(std::size_t frame) const { return static_cast<double>(frame) / frames; }
+  /// The bar at fraction f of the whole render's evaluation, within frame `frame`'s `share`.
+  [[nodiscard]] double at(std::size_t frame, double f, double share) const {
+    return base(frame) + (f * frames - static_cast<double>(frame)) * share / frames;
+  }
+};
+
+/// --animated: one file of every frame (an APNG), published at the end.
+void write_animation(const render_plan& r, const format_writer& writer, render_output& out,
+                     progress& bar) {
+  const frame_shares share(r);
+  frame_values v;
+  const auto bytes = writer.animation(
+      r, v,
+      [&](std::size_t frame, double f) {
+        bar.update(share.at(frame, f, share.eval), "evaluating");
+      },
+      [&](std::size_t frame) {
+        bar.update(share.base(frame) + share.eval / share.frames, "encoding");
+      });
+  bar.update(0.99, "writing");
+  out.add(r.output).write(bytes.data(), bytes.size());
+  out.finish();
+  out.publish(true);  // the picture, then its sidecar
+}
+
+/// Every file of the render (frames, tiles, faces, or the one image), each written band by band
+/// where the format streams, else made in memory.
+void write_files(const render_plan& r, const format_writer& writer, const perlin::crs* system,
+                 render_output& out, progress& bar) {
+  const frame_shares share(r);
+  frame_values v;
+  for (std::size_t frame = 0; frame < r.files(); ++frame) {
+    const double base = share.base(frame);
+    if (r.streamed) {
+      writer.stream(r, frame, out.add(r.frame_path(frame)), system,
+                    [&](double f) { bar.update(share.at(frame, f, 0.95), "evaluating"); });
+      bar.update(base + 0.95 / share.frames, "writing");
+      out.finish();
+      continue;
+    }
+    const auto bytes = writer.file(
+        r, frame, v, [&](double f) { bar.update(share.at(frame, f, share.eval), "evaluating"); },
+        [&] { bar.update(base + share.eval / share.frames, "encoding"); });
+    auto& file = out.add(r.frame_path(frame));
+    bar.update(base + (share.eval + share.encode) / share.frames, "writing");
+    file.write(bytes.data(), bytes.size());
+    out.finish();
+  }
+  out.publish(r.files() == 1);
+}
+
+int run_render(const render_command& c, CLI::App* cmd) {
+  render_plan r = plan_of(c, cmd);
   std::unique_ptr<perlin::gpu_grid> gpu;
   if (c.device == "gpu") {
     gpu = attach_gpu(r);
@@ -259,106 +256,18 @@ int run_render(const render_command& c, CLI::App* cmd) {
   }
   if (!r.simd.empty()) perlin::set_max_target(r.simd);
   progress bar(!r.quiet);
-  frame_values v;
+  const format_writer& writer = writer_of(r.format);
   if (r.to_stdout) {
-    // -o -: the file's bytes on standard output (main checks the last flush).
-    const auto bytes = frame_file(
-        r, 0, v, [&bar](double f) { bar.update(f); }, [] {});
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
-      throw perlin::io_error(std::string("cannot write to standard output: ") +
-                             std::strerror(errno));
-    }
+    write_to_stdout(r, writer, bar);
     return 0;
   }
-  // Every output folder must accept files (tiles and frames may name several), and the CRS must
-  // exist, before the work starts.
-  {
-    // A placeholder in the folder part (-o 'col{x}/row{y}.png') names several folders; else one.
-    const bool one_folder =
-        std::filesystem::path(r.output).parent_path().string().find('{') == std::string::npos;
-    std::unordered_set<std::string> folders;
-    for (std::size_t k = 0; k < (one_folder ? 1 : r.files()); ++k) {
-      const std::string path = r.frame_path(k);
-      if (folders.insert(std::filesystem::path(path).parent_path().string()).second)
-        perlin::check_writable(path);
-    }
-  }
-  std::optional<perlin::crs> system;
-  if (!r.crs.empty()) {
-    try {
-      system = perlin::parse_crs(r.crs, "--crs");
-    } catch (const perlin::invalid_argument& e) {
-      throw usage_error(e.what());
-    }
-  }
-  // Each frame's share of the bar: evaluating 0-70%, encoding 70-95%, writing 95-100% (PNG; a
-  // .npy is mostly writing).
-  const double frames = static_cast<double>(r.files());
-  const double eval_share = r.png ? 0.7 : 0.8, encode_share = r.png ? 0.25 : 0.05;
-  // Every frame stays pending until the last one is complete: an interrupted or failed
-  // animation leaves no frames behind.
-  std::vector<perlin::pending_file> files;
-  const std::size_t frame_count = r.files();
+  const std::optional<perlin::crs> system = check_before_work(r);
+  render_output out(r, c.write_recipe);
   if (r.animated) {
-    // One APNG: each frame compressed as it comes, one pending file at the end.
-    perlin::apng_writer apng(
-        r.width, r.height, pixel_format_of(r), r.fps,
-        {.compression = r.compression, .threads = r.bulk.threads, .recipe = r.recipe});
-    for (std::size_t frame = 0; frame < frame_count; ++frame) {
-      const double base = static_cast<double>(frame) / frames;
-      const auto pixels = render_pixels(r, frame, v, [&](double f) {
-        bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames,
-                   "evaluating");
-      });
-      bar.update(base + eval_share / frames, "encoding");
-      apng.add_frame(pixels);
-    }
-    const auto bytes = apng.finish();
-    bar.update(0.99, "writing");
-    files.emplace_back(r.output);
-    files.back().write(bytes.data(), bytes.size());
-    files.back().finish();
-    add_sidecar(files);
-    const signals_held held;
-    for (auto& f : files) f.publish();  // the picture, then its sidecar
+    write_animation(r, writer, out, bar);
     return 0;
   }
-  for (std::size_t frame = 0; frame < frame_count; ++frame) {
-    const double base = static_cast<double>(frame) / frames;
-    if (r.streamed) {
-      files.emplace_back(r.frame_path(frame));
-      stream_frame(r, frame, files.back(), system ? &*system : nullptr, [&](double f) {
-        bar.update(base + (f * frames - static_cast<double>(frame)) * 0.95 / frames, "evaluating");
-      });
-      bar.update(base + 0.95 / frames, "writing");
-      files.back().finish();
-      add_sidecar(files);
-      continue;
-    }
-    const auto bytes = frame_file(
-        r, frame, v,
-        [&](double f) {
-          bar.update(base + (f * frames - static_cast<double>(frame)) * eval_share / frames,
-                     "evaluating");
-        },
-        [&] { bar.update(base + eval_share / frames, "encoding"); });
-    files.emplace_back(r.frame_path(frame));
-    bar.update(base + (eval_share + encode_share) / frames, "writing");
-    files.back().write(bytes.data(), bytes.size());
-    files.back().finish();
-    add_sidecar(files);
-  }
-  {
-    // SIGINT and SIGTERM wait while the frames are published, so that an interruption leaves all
-    // of them or none (the handler then finds nothing pending and exits 130 or 143). SIGKILL
-    // cannot wait: publish_together swaps in a folder holding the whole new set where it can.
-    const signals_held held;
-    if (frame_count == 1) {
-      for (auto& f : files) f.publish();  // one file, then its sidecar: no set to swap in
-    } else {
-      perlin::publish_together(files);
-    }
-  }
+  write_files(r, writer, system ? &*system : nullptr, out, bar);
   if (r.stretch && !r.quiet) {
     std::fprintf(stderr,
                  "perlin: note: --stretch maps each image's own min and max; tiles rendered "
@@ -371,17 +280,17 @@ int run_render(const render_command& c, CLI::App* cmd) {
 
 void add_render_command(CLI::App& app, std::function<int()>& run) {
   auto command = std::make_shared<render_command>();
+  // The formats as their rows (src/render/formats.cpp) list them.
+  std::vector<std::string> titles;
+  for (const auto& f : formats()) titles.emplace_back(f.title);
   CLI::App* cmd = app.add_subcommand(
-      "render",
-      "Render noise to an image, a heightmap or an array: PNG, .npy, 16-bit RAW, TIFF or OpenEXR");
+      "render", "Render noise to an image, a heightmap or an array: " + join_or(titles));
   auto& o = command->options;
-  cmd->add_option(
-         "-o,--output", o.output,
-         "Output file: .png, .npy, .r16/.raw (16-bit RAW), .tif/.tiff (float32), .exr (float32), "
-         "or - for standard output")
+  cmd->add_option("-o,--output", o.output,
+                  "Output file: " + format_output_help() + ", or - for standard output")
       ->required();
   cmd->add_option("--format", o.format,
-                  "png, npy, raw, tiff or exr (default: from the extension; png for -)");
+                  format_names_text() + " (default: from the extension; png for -)");
   cmd->add_option("--compression", o.compression,
                   "PNG compression, 0 (none) to 9 (smallest); 1 is fast")
       ->capture_default_str();
