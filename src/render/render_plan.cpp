@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "detail/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
@@ -519,7 +520,13 @@ perlin::field_spec render_field(render_options& o) {
   // Periods (--tileable's or --period) need the lattice-aligned plane: a preset's rotated plane
   // gives way to them unless the plane was asked for.
   const bool periodic = o.tileable || !spec.period.empty();
-  if (periodic && !names(o.field, "plane") && !names(recipe_field, "plane")) spec.plane = "aligned";
+  // So does a kind that turns its lattice itself (OpenSimplex2: --orientation).
+  const auto kinds = perlin::noise_kind_names();
+  const bool turns_itself =
+      std::find(kinds.begin(), kinds.end(), spec.noise) != kinds.end() &&
+      !perlin::detail::noise_kind_of(perlin::parse_noise_kind(spec.noise)).no_rotated.empty();
+  if ((periodic || turns_itself) && !names(o.field, "plane") && !names(recipe_field, "plane"))
+    spec.plane = "aligned";
   return spec;
 }
 
