@@ -201,7 +201,11 @@ value_range<T> scalar_deriv_rows(const field& f, const grid& g, std::span<T> out
 
 /// The sample kernel's plan for the grid (route_of chose the sample kernel, so it covers it).
 detail::points_plan sample_plan(const field& f, const grid& g, bool strict) {
-  return *detail::make_points_plan(f, detail::sample_lattice_dims(f, g.dims), strict);
+  detail::points_plan plan =
+      *detail::make_points_plan(f, detail::sample_lattice_dims(f, g.dims), strict);
+  // rows_by_samples' rows: y, z the same along a row unless the plane turns them.
+  plan.constant_axes = !(f.plane() == plane::rotated && g.dims >= 2 && g.dims <= 3);
+  return plan;
 }
 
 bool turned(const field& f, const grid& g) {

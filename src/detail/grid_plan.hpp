@@ -159,6 +159,9 @@ struct points_plan {
   float normalize_by = 1;
   bool strict = false;
   float erosion = 0;  // the eroded fractal's k (fractal::erosion): eval_points_d, values only
+  /// eval_points_d: coordinates 1.. are the same at every sample of a call (an aligned grid's
+  /// row, grid.cpp), so the kernel splits them once per octave.
+  bool constant_axes = false;
   std::vector<float> amp;
   std::vector<double> freq;
   std::vector<std::array<double, 4>> offset;

@@ -444,12 +444,40 @@ struct deriv_sum {
   }
 };
 
+/// Axes 1 .. D-1 split once per octave for a call whose coordinates along them are the same at
+/// every sample (points_plan::constant_axes: an aligned grid's row), so that a vector's octave
+/// splits x alone. The same operations on the same coordinates, so the same values.
+template <int D>
+struct held_axes {
+  lanes_axis ax[k_max_octaves][2];
+  VF dt[k_max_octaves][2];
+  VI packed[k_max_octaves][2];  // the lower indices in byte_hash's layout (AVX3_DL)
+  template <bool Strict, bool Improved>
+  HWY_INLINE void build(const points_plan& pp, const double* const* coord) {
+    const std::size_t N = hn::Lanes(DF());
+    HWY_ALIGN double same[64];
+    for (int a = 1; a < D; ++a) {
+      std::fill(same, same + N, coord[a][0]);
+      for (std::size_t oi = 0; oi < pp.amp.size() && oi < k_max_octaves; ++oi) {
+        lanes_axis& h = ax[oi][a - 1];
+        h = axis_from_doubles<Strict>(same, pp.freq[oi], pp.offset[oi][a], pp.mask[oi][a], Improved,
+                                      pp.interp, dt[oi][a - 1]);
+        VI p = hn::Zero(DI());
+#if HWY_TARGET == HWY_AVX3_DL
+        for (int v = 0; v < 4; ++v) p = byte_hash::pack(p, h.i0, v);
+#endif
+        packed[oi][a - 1] = p;
+      }
+    }
+  }
+};
+
 #if HWY_TARGET == HWY_AVX3_DL
 /// points_d_t's samples 64 at a time where no octave has a period below 256 (every mask 255),
 /// hashed a byte per lane (byte_hash; the layout of points_by_bytes). Returns where it stopped.
 template <int D, bool Improved, bool Strict, bool Grad>
 std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord, std::size_t count,
-                              float* out, float* const* grad) {
+                              float* out, float* const* grad, const held_axes<D>* held) {
   const DF df;
   const DI di;
   constexpr std::size_t N = 16;
@@ -469,6 +497,14 @@ std::size_t points_d_by_bytes(const points_plan& pp, const double* const* coord,
       VF dt[4][3];
       __m512i idx[3];
       for (int a = 0; a < D; ++a) {
+        if (a >= 1 && held != nullptr) {
+          for (int v = 0; v < 4; ++v) {
+            ax[v][a] = held->ax[oi][a - 1];
+            dt[v][a] = held->dt[oi][a - 1];
+          }
+          idx[a] = held->packed[oi][a - 1].raw;
+          continue;
+        }
         VI packed = hn::Zero(di);
         for (int v = 0; v < 4; ++v) {
           ax[v][a] = axis_from_doubles<Strict>(coord[a] + i + v * N, pp.freq[oi], pp.offset[oi][a],
@@ -510,9 +546,16 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
     pairs[oi] = true;
     for (int a = 0; a < D; ++a) pairs[oi] = pairs[oi] && pp.mask[oi][a] == 255u;
   }
+  // An aligned grid's row: axes 1.. split once per octave (held_axes), up to 32 octaves.
+  held_axes<D> held_storage;
+  const held_axes<D>* held = nullptr;
+  if (D >= 2 && pp.constant_axes && octaves <= k_max_octaves && count != 0) {
+    held_storage.template build<Strict, Improved>(pp, coord);
+    held = &held_storage;
+  }
   std::size_t start = 0;
 #if HWY_TARGET == HWY_AVX3_DL
-  start = points_d_by_bytes<D, Improved, Strict, Grad>(pp, coord, count, out, grad);
+  start = points_d_by_bytes<D, Improved, Strict, Grad>(pp, coord, count, out, grad, held);
 #endif
   for (std::size_t i = start; i < count; i += N) {
     const std::size_t lanes = std::min(N, count - i);
@@ -529,6 +572,11 @@ void points_d_t(const points_plan& pp, const double* const* coord, std::size_t c
       lanes_axis ax[3];
       VF dt[3];
       for (int a = 0; a < D; ++a) {
+        if (a >= 1 && held != nullptr) {
+          ax[a] = held->ax[oi][a - 1];
+          dt[a] = held->dt[oi][a - 1];
+          continue;
+        }
         ax[a] = axis_from_doubles<Strict>(x[a], pp.freq[oi], pp.offset[oi][a], pp.mask[oi][a],
                                           Improved, pp.interp, dt[a]);
       }
