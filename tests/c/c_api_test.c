@@ -1,8 +1,8 @@
 /* The C API from C99 (compiled with -std=c99 -Wall -Wextra -pedantic -Werror): Ken Perlin's
  * reference values bit for bit, options by name, bulk calls, and every error code with a
  * message that names the option, the option table, the golden recipes and the seed check values
- * (seeds.txt, beside recipes.txt) bit for bit, and the version against the project() line of the
- * top CMakeLists.txt (two folders above the data).
+ * (seeds.txt, beside recipes.txt) bit for bit, the graphs of graphs.txt (value and gradient), and
+ * the version against the project() line of the top CMakeLists.txt (two folders above the data).
  * Usage: c_api_test PATH/improved_noise_3d.txt PATH/recipes.txt */
 #include <math.h>
 #include <perlin/perlin.h>
@@ -210,6 +210,91 @@ static void check_seeds(const char* recipes_path) {
   CHECK(cases >= 9);
 }
 
+/* The graphs of graphs.txt (beside recipes.txt; recipe TAB point TAB value TAB gradient TAB the
+ * point's, value's and gradient's bits in hexadecimal) through perlin_field_from_recipe: each
+ * gives its value and gradient bit for bit (from the hex bits) and writes itself back unchanged;
+ * a graph with a cycle is refused with the library's message naming the node. */
+static unsigned long long hex_bits(char** s) { return strtoull(*s, s, 16); }
+
+static double from_bits(unsigned long long b) {
+  double d;
+  memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+static void check_graphs(const char* recipes_path) {
+  static char line[16384], recipe[16384];
+  char path[4096];
+  int cases = 0;
+  FILE* in;
+  perlin_field* bad;
+  beside(recipes_path, "graphs.txt", path, sizeof path);
+  in = fopen(path, "r");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  while (fgets(line, sizeof line, in) != NULL) {
+    char* col[5] = {NULL, NULL, NULL, NULL, NULL};
+    char* s;
+    double p[4], want, want_grad[4], value, grad[4], got;
+    int n = 1, dims = 0, i;
+    perlin_field* f;
+    if (line[0] == '#' || line[0] == '\n') continue;
+    col[0] = line;
+    for (s = line; *s != '\0' && n < 5; ++s) {
+      if (*s == '\t') {
+        *s = '\0';
+        col[n++] = s + 1;
+      }
+    }
+    CHECK(n == 5);
+    if (n != 5) continue;
+    for (s = col[1]; *s != '\0' && *s != '\t' && dims < 4; ++dims) strtod(s, &s);
+    s = col[4];
+    for (i = 0; i < dims; ++i) p[i] = from_bits(hex_bits(&s));
+    want = from_bits(hex_bits(&s));
+    for (i = 0; i < dims; ++i) want_grad[i] = from_bits(hex_bits(&s));
+    f = perlin_field_from_recipe(line);
+    CHECK(f != NULL);
+    if (f == NULL) {
+      fprintf(stderr, "%s: %s\n", line, perlin_last_error());
+      continue;
+    }
+    got = perlin_field_eval(f, dims, p);
+    if (memcmp(&got, &want, sizeof got) != 0) {
+      fprintf(stderr, "%s: %.17g, want %.17g\n", line, got, want);
+      ++failures;
+    }
+    CHECK(perlin_field_eval_deriv(f, dims, p, &value, grad) == PERLIN_OK);
+    if (memcmp(&value, &want, sizeof value) != 0 ||
+        memcmp(grad, want_grad, dims * sizeof(double))) {
+      fprintf(stderr, "%s: the gradient's value or partials differ\n", line);
+      ++failures;
+    }
+    /* Written back unchanged; a one-field graph is that field, written as its version-1 recipe
+     * (field_from_text), which gives the same bits. */
+    CHECK(perlin_field_recipe(f, recipe, sizeof recipe) < sizeof recipe);
+    if (strcmp(recipe, line) != 0) {
+      perlin_field* again = perlin_field_from_recipe(recipe);
+      CHECK(starts_with(recipe, "perlin=1&") && again != NULL);
+      if (again != NULL) {
+        got = perlin_field_eval(again, dims, p);
+        CHECK(memcmp(&got, &want, sizeof got) == 0);
+        perlin_field_free(again);
+      }
+    }
+    perlin_field_free(f);
+    ++cases;
+  }
+  fclose(in);
+  CHECK(cases >= 30);
+  bad = perlin_field_from_recipe("perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a");
+  CHECK(bad == NULL);
+  if (strcmp(perlin_last_error(), "b.in: a cycle: a -> b -> a") != 0) {
+    fprintf(stderr, "a cycle: %s\n", perlin_last_error());
+    ++failures;
+  }
+}
+
 /* Stefan Gustavson's simplex noise through the recipe noise=simplex: the first rows of
  * simplex_gustavson_{2,3,4}d.txt (beside recipes.txt; "x y ... v TAB bits ..."), bit for bit
  * from the hex bits. */
@@ -296,6 +381,7 @@ int main(int argc, char** argv) {
   CHECK(f != NULL);
   check_version(argv[2]);
   check_seeds(argv[2]);
+  check_graphs(argv[2]);
   check_simplex(argv[2]);
   check_shaders();
   check_recipe_lengths();
