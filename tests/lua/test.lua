@@ -165,6 +165,42 @@ check(not ok and tostring(err):find("recipe: a NUL byte at position 8", 1, true)
 ok, err = pcall(perlin.from_recipe, "perlin=1&seed=3&octaves=2\0")
 check(not ok and tostring(err):find("recipe: a NUL byte at position 25", 1, true), "NUL: " .. tostring(err))
 
+-- The graphs of graphs.txt (recipe, point, value, gradient, then their bits in hexadecimal): each
+-- gives its value and gradient bit for bit (compared as bit patterns, so -0 is not 0), and is
+-- written back unchanged (a one-field graph as its field's version-1 recipe, the same bits).
+local bits
+if string.pack then
+  bits = function(x) return (string.pack(">d", x):gsub(".", function(c) return string.format("%02x", c:byte()) end)) end
+else
+  local ffi = require("ffi")
+  local u = ffi.new("union { double d; uint32_t w[2]; }")
+  bits = function(x) u.d = x; return string.format("%08x%08x", u.w[1], u.w[0]) end
+end
+local graphs = 0
+for line in io.lines(data .. "/graphs.txt") do
+  if line:sub(1, 1) ~= "#" then
+    local recipe, point, hex = line:match("^([^\t]+)\t([^\t]+)\t[^\t]+\t[^\t]+\t([^\t]+)$")
+    local p, h = {}, {}
+    for x in point:gmatch("%S+") do p[#p + 1] = tonumber(x) end
+    for x in hex:gmatch("%S+") do h[#h + 1] = x end
+    local d = #p
+    for i = 1, d do check(bits(p[i]) == h[i], "graph point " .. i .. " of " .. recipe) end
+    local gf = perlin.from_recipe(recipe)
+    local unpack_ = table.unpack or unpack
+    check(bits(gf:eval(unpack_(p))) == h[d + 1], "graph " .. recipe)
+    local got = {gf:gradient(unpack_(p))}
+    check(#got == d + 1 and bits(got[1]) == h[d + 1], "graph gradient's value " .. recipe)
+    for i = 1, d do check(bits(got[i + 1]) == h[d + 1 + i], "graph partial " .. i .. " of " .. recipe) end
+    local back = gf:recipe()
+    check(back == recipe or (back:sub(1, 9) == "perlin=1&" and
+          bits(perlin.from_recipe(back):eval(unpack_(p))) == h[d + 1]), "graph round trip " .. back)
+    graphs = graphs + 1
+  end
+end
+check(graphs >= 30, "30 graphs")
+ok, err = pcall(perlin.from_recipe, "perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a")
+check(not ok and tostring(err):find("b.in: a cycle: a -> b -> a", 1, true), "a cycle: " .. tostring(err))
+
 -- The locale: one installed whose decimal point is ',', or one generated with localedef (glibc's
 -- LOCPATH) for a run of this file in it; skipped, and said, where neither is possible.
 local comma = nil
