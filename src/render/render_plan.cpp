@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "detail/noise_kinds.hpp"
 #include "perlin/error.hpp"
+#include "perlin/graph.hpp"
 #include "perlin/option_table.hpp"
 #include "perlin/range.hpp"
 #include "perlin/tiff_writer.hpp"
@@ -530,12 +532,44 @@ perlin::field_spec render_field(render_options& o) {
   return spec;
 }
 
+namespace {
+
+/// The field of a graph recipe (JSON, or a recipe of another version than 1: docs/graphs.md),
+/// whose fields carry their own options, with the render settings it carries applied where not
+/// given; nullopt for a version-1 recipe (which field options may override) or none.
+std::optional<perlin::field> graph_of(render_options& o, perlin::field_spec& spec) {
+  const std::size_t at = o.recipe.find_first_not_of(" \t\r\n?");
+  const std::string_view t = at == std::string::npos ? "" : std::string_view(o.recipe).substr(at);
+  if (t.empty() ||
+      (t[0] != '{' &&
+       (t.rfind("perlin=", 0) != 0 ||
+        (t.rfind("perlin=1", 0) == 0 &&
+         (t.size() == 8 || std::string_view("& \t\r\n").find(t[8]) != std::string_view::npos)))))
+    return std::nullopt;
+  if (!o.field.empty())
+    bad_setting(o.field[0].first,
+                "a graph's fields take their options in the graph (ID.NAME=VALUE), not as flags");
+  option_pairs skipped;
+  perlin::field f = perlin::field_from_text(o.recipe, &spec, &skipped);
+  for (const auto& [name, value] : skipped)
+    if (!o.was_given(name)) set_render_setting(o, name, value);
+  if (o.tileable && f.graph() != nullptr)
+    bad_use("tileable", "does not tile a graph yet; give its fields periods (ID.period=P)");
+  return f;
+}
+
+}  // namespace
+
 render_plan resolve(render_options o) {
   render_plan r;
-  r.spec = render_field(o);
+  const std::optional<perlin::field> graph = graph_of(o, r.spec);
+  if (!graph) r.spec = render_field(o);
   const preset& pr = preset_of(o);
   r.f = pr.f;
   r.recipe = recipe_of(r.spec, o);
+  // A graph's recipe is the graph's, then the render settings (a one-field graph is its field).
+  if (graph && graph->graph() != nullptr)
+    r.recipe = graph->graph()->recipe() + r.recipe.substr(perlin::to_recipe(r.spec).size());
 
   resolve_output(o, r);
   resolve_size(o, r);
@@ -548,7 +582,7 @@ render_plan resolve(render_options o) {
 
   r.step = {freq, freq, freq, 1};
   if (o.tileable) resolve_tiling(freq, r);
-  r.field = perlin::make_field(r.spec);
+  r.field = graph && graph->graph() != nullptr ? *graph : perlin::make_field(r.spec);
   resolve_placement(o, r);
   resolve_projection(o, r);
   check_coordinates(r);

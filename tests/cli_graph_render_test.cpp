@@ -1,0 +1,123 @@
+// `perlin render --recipe GRAPH` (issue 52 item 7): a graph renders through the pipeline's
+// every output (.npy, PNG, 16-bit PNG, normal maps), its values are the graph's (the float grid
+// of the same field bit for bit, within value_tolerance of graph::eval's exact doubles), the file
+// carries the graph's recipe (perlin recipe --from gives it back and it renders the same bytes),
+// JSON reads the same, and flags beside a graph and bad graphs are refused by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "perlin/perlin.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using perlin_test::q;
+using perlin_test::run_perlin;
+using perlin_test::slurp;
+using perlin_test::temp_dir;
+
+// A continent mask selecting between fBm and ridged fields, through a curve.
+const std::string k_graph =
+    "perlin=2&out=c&a=field&a.seed=3&a.fractal=fbm&a.octaves=4&b=field&b.seed=9&b.fractal=ridged"
+    "&b.octaves=3&m=field&m.seed=1&m.frequency=0.25&s=select&s.in=a,b,m&s.falloff=0.2"
+    "&c=curve&c.in=s&c.points=-1:-1,-0.2:0.1,0.4:0.3,1:1";
+constexpr std::size_t k_w = 40, k_h = 24;
+constexpr double k_x = -1.5, k_y = 2.25, k_step = 0.05;
+const std::string k_place = " --size 40x24 --step 0.05 --origin -1.5,2.25";
+
+std::string line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+TEST(CliGraphRender, NpyIsTheGraphsGridAndCarriesItsRecipe) {
+  const temp_dir d;
+  const auto npy = d.path / "g.npy";
+  const auto r =
+      run_perlin("render --recipe '" + k_graph + "'" + k_place + " --write-recipe -o " + q(npy));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<float> got = perlin_test::npy_values(npy);
+  ASSERT_EQ(got.size(), k_w * k_h);
+
+  const perlin::graph g = perlin::graph::from_text(k_graph);
+  const perlin::field f = perlin::field_from_text(k_graph);
+  ASSERT_NE(f.graph(), nullptr);
+  perlin::grid grid;
+  grid.dims = 2;
+  grid.count = {k_w, k_h, 1, 1};
+  grid.origin = {k_x, k_y, 0, 0};
+  grid.step = {k_step, k_step, 1, 1};
+  // The same route (the float grid of the graph's field): the same bits.
+  std::vector<float> want(k_w * k_h);
+  (void)perlin::fill_grid(f, grid, std::span<float>(want));
+  EXPECT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float)));
+  // The exact path: graph::eval at each pixel's point, within the graph's float tolerance.
+  const double tol = perlin::value_tolerance(f);
+  double worst = 0;
+  for (std::size_t j = 0; j < k_h; ++j) {
+    for (std::size_t i = 0; i < k_w; ++i) {
+      const double exact =
+          g(k_x + static_cast<double>(i) * k_step, k_y + static_cast<double>(j) * k_step);
+      worst = std::max(worst, std::abs(static_cast<double>(got[j * k_w + i]) - exact));
+    }
+  }
+  EXPECT_LE(worst, tol);
+
+  // The sidecar's recipe is the graph's (canonical), then the render settings; read back, it
+  // renders the same bytes.
+  const auto from = run_perlin("recipe --from " + q(npy));
+  ASSERT_EQ(from.status, 0) << from.err;
+  const std::string recipe = line(from.out);
+  EXPECT_EQ(recipe.rfind(g.recipe() + "&", 0), 0u) << recipe;
+  EXPECT_NE(recipe.find("size=40x24"), std::string::npos) << recipe;
+  const auto again = d.path / "again.npy";
+  ASSERT_EQ(run_perlin("render --recipe '" + recipe + "' -o " + q(again)).status, 0);
+  EXPECT_EQ(slurp(npy), slurp(again));
+
+  // The JSON form renders the same bytes.
+  const auto json = d.path / "json.npy";
+  const auto rj = run_perlin("render --recipe '" + g.json() + "'" + k_place + " -o " + q(json));
+  ASSERT_EQ(rj.status, 0) << rj.err;
+  EXPECT_EQ(slurp(npy), slurp(json));
+}
+
+TEST(CliGraphRender, PngsAndNormalMapsCarryTheGraphsRecipe) {
+  const temp_dir d;
+  const std::string canonical = perlin::graph::from_text(k_graph).recipe();
+  for (const std::string extra : {"", " --bits 16", " --normals opengl", " --colormap terrain"}) {
+    const auto png = d.path / "g.png", png2 = d.path / "g2.png";
+    const auto r =
+        run_perlin("render --recipe '" + k_graph + "'" + k_place + extra + " -o " + q(png));
+    ASSERT_EQ(r.status, 0) << extra << ": " << r.err;
+    const auto from = run_perlin("recipe --from " + q(png));
+    ASSERT_EQ(from.status, 0) << from.err;
+    const std::string recipe = line(from.out);
+    EXPECT_EQ(recipe.rfind(canonical + "&", 0), 0u) << extra << ": " << recipe;
+    ASSERT_EQ(run_perlin("render --recipe '" + recipe + "' -o " + q(png2)).status, 0) << extra;
+    EXPECT_EQ(slurp(png), slurp(png2)) << extra;
+  }
+}
+
+TEST(CliGraphRender, RefusalsNameTheFlagOrTheNode) {
+  const temp_dir d;
+  const auto out = q(d.path / "x.png");
+  auto r = run_perlin("render --recipe '" + k_graph + "' --seed 4 -o " + out);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("seed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a graph's fields take their options in the graph"), std::string::npos)
+      << r.err;
+  r = run_perlin("render --recipe 'perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a' -o " + out);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("b.in: a cycle: a -> b -> a"), std::string::npos) << r.err;
+  r = run_perlin("render --recipe '" + k_graph + "' --tileable -o " + out);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("tileable"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(d.path / "x.png"));
+}
+
+}  // namespace
