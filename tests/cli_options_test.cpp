@@ -88,6 +88,39 @@ TEST(CliOptions, TheRenderSettingsAreTypedRowsThatDocsRenderMdLists) {
   }
 }
 
+TEST(CliOptions, TheOutputFormatsAreRowsThatDocsRenderMdAndTheHelpList) {
+  // One row per format (src/render/formats.cpp): docs/render.md's table, render --help's lists
+  // and the refusals that list the formats are read from the rows.
+  const auto r = run_perlin("options --formats --markdown");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* row : {"| `png` | `.png` |", "| `npy` | `.npy` |", "| `raw` | `.r16`, `.raw` |",
+                          "| `tiff` | `.tif`, `.tiff` |", "| `exr` | `.exr` |"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  std::ifstream in(std::string(PERLIN_TEST_DATA) + "/../../docs/render.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  EXPECT_NE(doc.str().find(r.out), std::string::npos)
+      << "docs/render.md's format table is stale: paste perlin options --formats --markdown";
+  const auto help = run_perlin("render --help");
+  for (const char* text :
+       {"png, npy, raw, tiff or exr (default: from the extension",
+        ".r16/.raw (16-bit RAW), .tif/.tiff (float32)", "PNG, .npy, 16-bit RAW, TIFF or OpenEXR"}) {
+    EXPECT_NE(help.out.find(text), std::string::npos) << text << "\n" << help.out;
+  }
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"-o x.jpg", "(valid: .png, .npy, .r16 or .raw, .tif or .tiff, .exr)"},
+           {"-o x.png --format gif", "valid: png, npy, raw, tiff, exr"},
+           {"-o x.png --depth 2", "a volume is written as .npy or .tif (pages)"},
+           {"-o x.npy --normals opengl",
+            "a normal map is written as PNG (RGB, --bits 8 or 16) or EXR (float RGB)"},
+           {"-o x.tif --depth 70000", "--depth: a TIFF holds at most 65535 pages"}}) {
+    const auto bad = run_perlin("render " + args);
+    EXPECT_EQ(bad.status, 2) << args;
+    EXPECT_NE(bad.err.find(message), std::string::npos) << args << ": " << bad.err;
+  }
+}
+
 TEST(CliOptions, EveryOptionIsAFlagOfEvalAndRenderWithTheTablesDefault) {
   const auto json = run_perlin("options --json");
   ASSERT_EQ(json.status, 0);

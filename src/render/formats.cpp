@@ -92,6 +92,7 @@ const std::array<format_info, 5>& table() {
        .colormaps = colormap_rule::grey,
        .colormap_refusal = {"colormap", "a TIFF here is one sample per pixel"},
        .volumes = ".tif (pages)",
+       .max_depth = 65535,
        .streams = true,
        .compression = true,
        .tiled = true,
@@ -205,10 +206,12 @@ std::string formats_markdown() {
     const char* cmap = f.colormaps == colormap_rule::any    ? "any"
                        : f.colormaps == colormap_rule::grey ? "grey"
                                                             : "";
-    out += "| `" + std::string(f.name) + "` | " + joined(f.extensions, " ") + " | " +
-           std::string(f.description) + " | " + bits + " | " + cmap + " | " +
-           yes(!f.volumes.empty()) + " | " + yes(!f.normals.empty()) + " | " + yes(f.streams) +
-           " | " + yes(f.compression) + " |\n";
+    std::string extensions;
+    for (const auto e : f.extensions)
+      extensions += (extensions.empty() ? "`" : ", `") + std::string(e) + "`";
+    out += "| `" + std::string(f.name) + "` | " + extensions + " | " + std::string(f.description) +
+           " | " + bits + " | " + cmap + " | " + yes(!f.volumes.empty()) + " | " +
+           yes(!f.normals.empty()) + " | " + yes(f.streams) + " | " + yes(f.compression) + " |\n";
   }
   return out;
 }

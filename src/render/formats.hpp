@@ -59,6 +59,8 @@ struct format_info {
   /// How a volume (`depth`) and a normal map (`normals`) are written, in the words of the
   /// messages that list the formats (".tif (pages)", "EXR (float RGB)"); empty: not at all.
   std::string_view volumes = {}, normals = {};
+  /// The most slices a volume may have here (0: `depth`'s own limit).
+  std::size_t max_depth = 0;
   /// A whole frame made in memory, or written band by band as it is computed (fixed black and
   /// white, to a file).
   bool streams = false;

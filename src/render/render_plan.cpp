@@ -350,7 +350,10 @@ void resolve_file_layout(const render_options& o, render_plan& r) {
     r.tiff_tile = static_cast<std::size_t>(*o.tiff_tiles);
   }
   if (row.tiled && row.compression && o.was_given("compression")) r.tiff_deflate = o.compression;
-  if (row.tiled && r.depth > 65535) bad_setting("depth", "a TIFF holds at most 65535 pages");
+  if (row.max_depth != 0 && r.depth > row.max_depth) {
+    bad_setting("depth", "a " + std::string(row.label) + " holds at most " +
+                             std::to_string(row.max_depth) + " pages");
+  }
   if (o.crs.empty()) {
     if (!o.geo_origin.empty() || !o.geo_pixel_size.empty())
       bad_use("`geo-origin` and `geo-pixel-size`", "need `crs` EPSG:N");

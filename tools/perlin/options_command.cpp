@@ -81,6 +81,22 @@ std::string markdown() {
   return out + settings_markdown();
 }
 
+/// perlin options --formats: the output formats' rows (src/render/formats.cpp), as text or as
+/// the Markdown table of docs/render.md.
+void print_formats(bool markdown) {
+  if (markdown) {
+    std::fputs(perlin_render::formats_markdown().c_str(), stdout);
+    return;
+  }
+  for (const auto& f : perlin_render::formats()) {
+    std::string extensions;
+    for (const auto e : f.extensions)
+      extensions += (extensions.empty() ? "" : " ") + std::string(e);
+    std::printf("%-6s %-12s %s\n", std::string(f.name).c_str(), extensions.c_str(),
+                std::string(f.description).c_str());
+  }
+}
+
 }  // namespace
 
 void add_options_command(CLI::App& app, std::function<int()>& run) {
@@ -96,8 +112,17 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
                 "The render settings instead (perlin render's, perlin.render's keywords, the "
                 "page's query): name, type, default, values, help; with --markdown, the table of "
                 "docs/render.md");
-  cmd->callback([json, md, render, &run] {
-    run = [json, md, render] {
+  auto formats = std::make_shared<bool>(false);
+  cmd->add_flag("--formats", *formats,
+                "The output formats of perlin render instead (src/render/formats.cpp's rows); "
+                "with --markdown, the table of docs/render.md");
+  cmd->callback([json, md, render, formats, &run] {
+    run = [json, md, render, formats] {
+      if (*formats) {
+        if (*json || *render) throw usage_error("--formats: as text or --markdown");
+        print_formats(*md);
+        return 0;
+      }
       if (*render) {
         if (*json) throw usage_error("--render: as text or --markdown");
         if (*md) {
