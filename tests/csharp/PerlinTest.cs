@@ -205,6 +205,42 @@ public static class PerlinTest
             ++cases;
         }
         Check(cases >= 120, "120 golden recipes");
+        // The graphs of graphs.txt (recipe, point, value, gradient, then their bit patterns):
+        // each gives its value and gradient bit for bit and writes itself back (a one-field graph
+        // as its field's version-1 recipe, the same bits).
+        int graphs = 0;
+        foreach (var line in File.ReadAllLines(Path.Combine(data, "graphs.txt")))
+        {
+            if (line.StartsWith("#")) continue;
+            var parts = line.Split('\t');
+            int dims = parts[1].Split(' ').Length;
+            var hex = parts[4].Split(' ');
+            Check(hex.Length == 2 * dims + 1, "graph bits " + line);
+            Func<string, long> bitsOf = h => Convert.ToInt64(h, 16);
+            var point = new double[dims];
+            for (int k = 0; k < dims; ++k) point[k] = BitConverter.Int64BitsToDouble(bitsOf(hex[k]));
+            using (var gf = Perlin.FromRecipe(parts[0]))
+            {
+                Check(BitConverter.DoubleToInt64Bits(gf.Eval(point)) == bitsOf(hex[dims]), "graph " + parts[0]);
+                var gradient = new double[dims];
+                double value = gf.Gradient(point, gradient);
+                Check(BitConverter.DoubleToInt64Bits(value) == bitsOf(hex[dims]), "graph gradient's value " + parts[0]);
+                for (int k = 0; k < dims; ++k)
+                    Check(BitConverter.DoubleToInt64Bits(gradient[k]) == bitsOf(hex[dims + 1 + k]),
+                          "graph partial " + k + " of " + parts[0]);
+                string back = gf.Recipe;
+                if (back != parts[0])
+                {
+                    Check(back.StartsWith("perlin=1&"), "graph round trip " + back);
+                    using (var again = Perlin.FromRecipe(back))
+                        Check(BitConverter.DoubleToInt64Bits(again.Eval(point)) == bitsOf(hex[dims]), "graph as a field " + back);
+                }
+            }
+            ++graphs;
+        }
+        Check(graphs >= 30, "30 graphs");
+        try { Perlin.FromRecipe("perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a"); Check(false, "a cycle is refused"); }
+        catch (PerlinException e) { Check(e.Message.Contains("b.in: a cycle: a -> b -> a"), e.Message); }
         try { Perlin.FromRecipe("perlin=1&octave=3"); Check(false, "a bad recipe is refused"); }
         catch (PerlinException e) { Check(e.Message.Contains("did you mean 'octaves'"), e.Message); }
         using (var p = new Perlin())
