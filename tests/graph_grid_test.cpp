@@ -20,8 +20,11 @@
 #include <vector>
 
 #include "perlin/error.hpp"
+#include "perlin/field.hpp"
+#include "perlin/field_spec.hpp"
 #include "perlin/graph.hpp"
 #include "perlin/grid.hpp"
+#include "perlin/option_table.hpp"
 
 namespace {
 
@@ -364,6 +367,31 @@ TEST(GraphGrid, TheBitsDoNotDependOnThreadsOrTiles) {
     expect_same_bits_for_threads_and_tiles<float>(gr, g2);
     expect_same_bits_for_threads_and_tiles<double>(gr, g2);
     expect_same_bits_for_threads_and_tiles<float>(gr, g3);
+  }
+}
+
+TEST(GraphGrid, AOneFieldGraphIsItsFieldsGridBitForBit) {
+  // The graph fills its fields tile by tile (whole rows at a time): the field's own grid, value
+  // for value, in float (its SIMD rows) and double.
+  const perlin::grid g2 = perlin::grid::plane(173, 301, 0.037, -2.0, 5.0);
+  const perlin::grid g3 = perlin::grid::volume(41, 23, 9, 0.11);
+  for (const char* recipe : {"perlin=1&fractal=fbm&octaves=5&seed=3", "perlin=1&noise=value",
+                             "perlin=1&fractal=ridged&octaves=3&period=8"}) {
+    const perlin::field_spec spec = perlin::spec_from_recipe(recipe);
+    const perlin::field f = perlin::make_field(spec);
+    const graph gr(spec);
+    for (const auto& g : {g2, g3}) {
+      std::vector<float> a(g.size()), b(g.size());
+      std::vector<double> c(g.size()), d(g.size());
+      perlin::fill_grid(f, g, std::span<float>(a));
+      perlin::fill_grid(gr, g, std::span<float>(b));
+      perlin::fill_grid(f, g, std::span<double>(c));
+      perlin::fill_grid(gr, g, std::span<double>(d));
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        ASSERT_EQ(bits(a[i]), bits(b[i])) << recipe << " sample " << i;
+        ASSERT_EQ(bits(c[i]), bits(d[i])) << recipe << " sample " << i;
+      }
+    }
   }
 }
 

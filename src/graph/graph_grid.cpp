@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "detail/error.hpp"
@@ -29,7 +30,7 @@ using detail::graph_node_data;
 using detail::plan_step;
 using detail::value_grad;
 
-constexpr std::size_t k_chunk = 4096;                // samples per chunk of a combining pass
+constexpr std::size_t k_chunk = 32768;  // samples per chunk of a pass (a tile: whole rows)
 constexpr std::size_t k_samples_per_thread = 16384;  // the least work worth a thread
 
 /// Buffers kept by each thread between calls (up to 64 MiB), so that a call in a row of calls
@@ -104,7 +105,7 @@ class engine {
     while (left > 0) {
       // The field steps whose points are known: whole buffers through the bulk calls.
       for (std::size_t s = 0; s < steps; ++s) {
-        if (done_[s] || !is_field(s)) continue;
+        if (done_[s] || !bulk_field(s)) continue;
         if (!ctx_[static_cast<std::size_t>(d_.plan[s].context)].ready) continue;
         run_field(s);
         done_[s] = true;
@@ -114,7 +115,7 @@ class engine {
       std::vector<std::size_t> pass;
       std::vector<bool> in_pass(steps, false);
       for (std::size_t s = 0; s < steps; ++s) {
-        if (done_[s] || is_field(s)) continue;
+        if (done_[s] || bulk_field(s)) continue;
         bool ready = true;
         for (const int in : d_.plan[s].inputs) {
           ready = ready &&
@@ -170,6 +171,15 @@ class engine {
     const plan_step& st = d_.plan[s];
     return !st.point_step && d_.nodes[static_cast<std::size_t>(st.node)].row->field_options;
   }
+  /// A field step that fills chunk by chunk inside a pass (values at the caller's points, no
+  /// gradients): each chunk a tile of the grid (grid::first) or a slice of the batch, whose
+  /// values are the whole call's value for value (grid.hpp), so that its samples never leave
+  /// the cache.
+  bool chunk_field(std::size_t s) const {
+    return is_field(s) && !deriv_ && d_.plan[s].context == 0;
+  }
+  /// A field step filled whole before a pass.
+  bool bulk_field(std::size_t s) const { return is_field(s) && !chunk_field(s); }
   const graph_node_data& node(std::size_t s) const {
     return d_.nodes[static_cast<std::size_t>(d_.plan[s].node)];
   }
@@ -284,16 +294,15 @@ class engine {
         if (deriv_) gradients(s);
       }
     }
-    const std::size_t chunks = (n_ + k_chunk - 1) / k_chunk;
+    make_chunks();
+    const std::size_t chunks = chunks_.size();
     const unsigned threads =
         detail::thread_count(o_.threads, std::max<std::size_t>(1, n_ / k_samples_per_thread));
     detail::parallel_for(chunks, std::min<unsigned>(threads, static_cast<unsigned>(chunks)),
                          [&](std::size_t cb, std::size_t ce) {
-                           std::vector<T> scratch(static_cast<std::size_t>(locals) * k_chunk);
+                           std::vector<T> scratch(static_cast<std::size_t>(locals) * stride_);
                            for (std::size_t c = cb; c < ce; ++c) {
-                             const std::size_t b = c * k_chunk;
-                             const std::size_t e = std::min(n_, b + k_chunk);
-                             for (const std::size_t s : pass) run_step(s, b, e, scratch.data());
+                             for (const std::size_t s : pass) run_step(s, c, scratch.data());
                            }
                          });
   }
@@ -319,12 +328,74 @@ class engine {
   /// Step s's values from sample b on: its chunk scratch or its buffer.
   T* at(std::size_t s, std::size_t b, T* scratch) {
     const int l = local_[s];
-    return l >= 0 ? scratch + static_cast<std::size_t>(l) * k_chunk : values(s) + b;
+    return l >= 0 ? scratch + static_cast<std::size_t>(l) * stride_ : values(s) + b;
   }
 
-  void run_step(std::size_t s, std::size_t b, std::size_t e, T* scratch) {
+  /// The chunks of a pass: runs of whole rows of one plane of a grid (a tile), or of samples.
+  void make_chunks() {
+    if (!chunks_.empty()) return;
+    if (g_ == nullptr || g_->dims == 1) {
+      for (std::size_t b = 0; b < n_; b += k_chunk)
+        chunks_.push_back({b, std::min(n_, b + k_chunk)});
+      stride_ = std::min(n_, k_chunk);
+      return;
+    }
+    const std::size_t w = g_->count[0], h = g_->count[1];
+    const std::size_t rows = std::max<std::size_t>(1, k_chunk / w);
+    const std::size_t planes = n_ / (w * h);
+    for (std::size_t p = 0; p < planes; ++p) {
+      for (std::size_t j = 0; j < h; j += rows) {
+        const std::size_t b = (p * h + j) * w;
+        chunks_.push_back({b, b + std::min(rows, h - j) * w});
+      }
+    }
+    stride_ = std::min(rows, h) * w;
+  }
+
+  /// Fills a chunk of a field step: its tile of the grid or its slice of the batch, one thread.
+  void fill_chunk(std::size_t s, std::size_t b, std::size_t e, T* out) {
+    const field& f = node(s).state.source;
+    bulk_options o = o_;
+    o.threads = 1;
+    const std::span<T> os(out, e - b);
+    if (g_ != nullptr) {
+      grid t = *g_;
+      if (g_->dims == 1) {
+        t.count[0] = e - b;
+        t.first[0] = g_->first[0] + static_cast<std::int64_t>(b);
+      } else {
+        const std::size_t w = g_->count[0], h = g_->count[1];
+        const std::size_t row = b / w;
+        const std::size_t plane = row / h;
+        t.count[1] = (e - b) / w;
+        t.first[1] = g_->first[1] + static_cast<std::int64_t>(row % h);
+        if (g_->dims > 2) {
+          t.count[2] = 1;
+          t.count[3] = 1;
+          t.first[2] = g_->first[2] + static_cast<std::int64_t>(plane % g_->count[2]);
+          t.first[3] = g_->first[3] + static_cast<std::int64_t>(plane / g_->count[2]);
+        }
+      }
+      fill_grid(f, t, os, o);
+      return;
+    }
+    point_set<T> ps;
+    const std::span<const T> axes[4] = {p_->x, p_->y, p_->z, p_->w};
+    std::span<const T>* spans[4] = {&ps.x, &ps.y, &ps.z, &ps.w};
+    for (std::size_t a = 0; a < 4; ++a) {
+      if (!axes[a].empty()) *spans[a] = axes[a].subspan(b, e - b);
+    }
+    eval_points(f, ps, os, o);
+  }
+
+  void run_step(std::size_t s, std::size_t chunk, T* scratch) {
+    const std::size_t b = chunks_[chunk].first, e = chunks_[chunk].second;
     const plan_step& st = d_.plan[s];
     const graph_node_data& nd = node(s);
+    if (nd.row->field_options) {
+      fill_chunk(s, b, e, at(s, b, scratch));
+      return;
+    }
     if (st.point_step) {
       point_step(s, b, e, scratch);
       return;
@@ -456,6 +527,8 @@ class engine {
   std::vector<context_data> ctx_;
   std::vector<std::vector<T>> val_, grad_;
   std::vector<bool> done_;
+  std::vector<std::pair<std::size_t, std::size_t>> chunks_;  ///< [begin, end) of each chunk
+  std::size_t stride_ = 0;                                   ///< a chunk's scratch size per step
   std::vector<int> local_;  ///< per step: its scratch slot in the current pass, or -1
   std::vector<detail::node_kernel> kernels_;
 };

@@ -203,6 +203,47 @@ PERLIN_GRAPH_CLONES void piecewise_eval(const T* __restrict v, const std::int32_
   }
 }
 
+/// The same for a table of few segments, without gathers: each element's coefficients chosen by
+/// a chain of selects over the knots (unrolled, Segs known), so the loop runs on vectors.
+template <class T, int Degree, int Segs>
+PERLIN_GRAPH_CLONES void piecewise_select(const T* __restrict v, const T* __restrict knots,
+                                          const T* const* c, T* __restrict out, std::size_t n) {
+  constexpr int k_coefs = Degree + 3;  // x0, 1/h, c0 .. c_Degree
+  T tab[k_coefs][Segs];
+  for (int k = 0; k < k_coefs; ++k) {
+    for (int s = 0; s < Segs; ++s) tab[k][s] = c[k][s];
+  }
+  T kn[Segs];
+  for (int s = 1; s < Segs; ++s) kn[s] = knots[s - 1];
+  for (std::size_t i = 0; i < n; ++i) {
+    const T x = v[i];
+    T r[k_coefs];
+    for (int k = 0; k < k_coefs; ++k) r[k] = tab[k][0];
+    for (int s = 1; s < Segs; ++s) {
+      const bool m = x >= kn[s];
+      for (int k = 0; k < k_coefs; ++k) r[k] = m ? tab[k][s] : r[k];
+    }
+    const T t = (x - r[0]) * r[1];
+    T y = r[2 + Degree];
+    for (int k = Degree - 1; k >= 0; --k) y = r[2 + k] + t * y;
+    out[i] = y;
+  }
+}
+
+template <class T, int Degree, int Segs = 3>
+bool piecewise_small(std::size_t segs, const T* v, const T* knots, const T* const* c, T* out,
+                     std::size_t n) {
+  if constexpr (Segs > 9) {
+    return false;
+  } else {
+    if (segs == static_cast<std::size_t>(Segs)) {
+      piecewise_select<T, Degree, Segs>(v, knots, c, out, n);
+      return true;
+    }
+    return piecewise_small<T, Degree, Segs + 1>(segs, v, knots, c, out, n);
+  }
+}
+
 template <class T>
 PERLIN_GRAPH_CLONES void piecewise(const piecewise_table& tab, const T* v, T* out,
                                    std::size_t count) {
@@ -225,6 +266,13 @@ PERLIN_GRAPH_CLONES void piecewise(const piecewise_table& tab, const T* v, T* ou
   }
   std::vector<T> knots(nk);
   for (std::size_t j = 0; j < nk; ++j) knots[j] = static_cast<T>(tab.knots[j]);
+  // Few segments (up to 8 knots): selects on vectors over the whole array.
+  const T* c_deg[8] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+  const bool small = degree <= 2 ? piecewise_small<T, 2>(segs, v, knots.data(), c_deg, out, count)
+                     : degree == 3
+                         ? piecewise_small<T, 3>(segs, v, knots.data(), c_deg, out, count)
+                         : piecewise_small<T, 5>(segs, v, knots.data(), c_deg, out, count);
+  if (small) return;
   std::int32_t idx[k_chunk];
   for (std::size_t b = 0; b < count; b += k_chunk) {
     const std::size_t n = std::min(k_chunk, count - b);
@@ -353,18 +401,19 @@ PERLIN_GRAPH_CLONES void run_kernel(const node_kernel& k, const T* const* in, st
       const T one = 1, two = 2, three = 3;
       const T lo_lo = lower - f, lo_hi = lower + f, hi_lo = upper - f, hi_hi = upper + f;
       for (std::size_t i = 0; i < count; ++i) {
-        const T cv = c[i];
+        const T cv = c[i], av = a[i], bv = b[i];
         const bool outside = (cv < lo_lo) | !(cv < hi_hi);
         const bool first_band = cv < lo_hi;
-        const bool inside = !first_band && cv < hi_lo;
-        const T from = first_band ? a[i] : b[i];
-        const T to = first_band ? b[i] : a[i];
+        const bool inside = !first_band & (cv < hi_lo);
+        const T from = first_band ? av : bv;
+        const T to = first_band ? bv : av;
         const T lo = first_band ? lo_lo : hi_lo;
         const T hi = first_band ? lo_hi : hi_hi;
         const T t = (cv - lo) / (hi - lo);
         const T alpha = (t * t * (three - two * t));
         const T band = ((one - alpha) * from) + (alpha * to);
-        out[i] = outside ? a[i] : (inside ? b[i] : band);
+        const T kept = inside ? bv : band;
+        out[i] = outside ? av : kept;
       }
       break;
     }
