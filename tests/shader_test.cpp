@@ -135,4 +135,33 @@ TEST(ShaderGolden, EachGoldenHoldsItsFieldsConstructs) {
   EXPECT_TRUE(has(k_cases[13], "perlin_warp_noise(q, i)"));
 }
 
+// JavaScript (the text npm's Field.eval compiles): fBm with periods in 2-D, in double. Its golden
+// file is rewritten with the others under PERLIN_UPDATE_SHADER_GOLDENS; what the text computes is
+// held by tests/js (bit for bit the module's exact path on improved and value noise fields).
+TEST(ShaderGolden, JavaScriptTextIsTheGoldenFileByteForByte) {
+  const golden_case c{"fbm_periods_js.js", k_fbm_periods, lang::js, true, 2, false};
+  const std::string text = emitted(c);
+  if (std::getenv("PERLIN_UPDATE_SHADER_GOLDENS") != nullptr) {
+    std::ofstream(golden_path(c), std::ios::binary) << text;
+    return;
+  }
+  std::ifstream in(golden_path(c), std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << golden_path(c);
+  const std::string golden{std::istreambuf_iterator<char>(in), {}};
+  EXPECT_TRUE(text == golden) << first_difference(text, golden);
+  EXPECT_NE(text.find("function perlin_field(p_x, p_y) {"), std::string::npos);
+  EXPECT_NE(text.find("function perlin_mod(x, P)"), std::string::npos);
+  EXPECT_EQ(text.find("perlin_field_deriv"), std::string::npos);
+  // Only the double path, and no program around it.
+  perlin::shader_options o;
+  o.language = lang::js;
+  EXPECT_THROW((void)perlin::shader_source(perlin::spec_from_recipe(k_plain), o),
+               perlin::invalid_argument);
+  o.double_precision = true;
+  o.standalone = true;
+  EXPECT_THROW((void)perlin::shader_source(perlin::spec_from_recipe(k_plain), o),
+               perlin::invalid_argument);
+  EXPECT_EQ(perlin::parse_shader_language("js"), lang::js);
+}
+
 }  // namespace

@@ -165,8 +165,9 @@ PERLIN_API int perlin_eval_points_deriv_double(const perlin_field* field, int di
                                                double* gradient, int threads);
 
 /* Shader code for the field (docs/gpu.md): `perlin shader`'s text, the field's recipe on its
- * first line. language: "glsl", "glsl-es", "hlsl" or "wgsl"; precision: "float" or "double"
- * (desktop GLSL only); dims 1 to 4; flags: PERLIN_SHADER_* or'ed. snprintf-style like
+ * first line. language: "glsl", "glsl-es", "hlsl", "wgsl" or "js" (JavaScript: the value
+ * function only, double only, improved and value noise); precision: "float" or "double" (desktop
+ * GLSL and js only); dims 1 to 4; flags: PERLIN_SHADER_* or'ed. snprintf-style like
  * perlin_field_recipe: returns the source's length, or 0 with perlin_last_error() naming what
  * shaders cannot express (the eroded fractal, ...) or the bad argument. */
 #define PERLIN_SHADER_STANDALONE 1     /* a complete program that fills a grid */

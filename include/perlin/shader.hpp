@@ -19,9 +19,13 @@ enum class shader_language {
   hlsl,     ///< HLSL (Direct3D, shader model 4.0 or later), float only
   wgsl,     ///< WGSL (WebGPU), float only; no `precise` either. Out parameters are pointers:
             ///< `fn perlin_field_deriv(p: vec3<f32>, gradient: ptr<function, vec3<f32>>) -> f32`
+  js,       ///< JavaScript, double only (JS numbers are IEEE doubles and JS never contracts, so
+            ///< the double path's bits): `function perlin_field(p_x, p_y, ...)`, a script body
+            ///< for `new Function(source + "return perlin_field;")`; no derivatives, split form
+            ///< or standalone program (docs/gpu.md)
 };
 
-/// "glsl", "glsl-es", "hlsl", "wgsl"; parse_shader_language throws perlin::invalid_argument
+/// "glsl", "glsl-es", "hlsl", "wgsl", "js"; parse_shader_language throws perlin::invalid_argument
 /// naming `lang` for another.
 [[nodiscard]] shader_language parse_shader_language(std::string_view name);
 /// "float" (false) or "double" (true): shader_options::double_precision by name; throws
@@ -80,7 +84,8 @@ struct shader_coordinate {
 /// no #version line unless `standalone`, so it pastes into any shader. Throws
 /// perlin::invalid_argument (parameter "shader", "dims" or "precision") for what it cannot
 /// express: the eroded fractal, periods that grow beyond 2^31 - 1 over the octaves, value noise's
-/// cosine interpolation in double, and double precision outside desktop GLSL.
+/// cosine interpolation in double, double precision outside desktop GLSL and JavaScript, and float
+/// precision in JavaScript.
 [[nodiscard]] std::string shader_source(const field& f, const shader_options& o = {});
 
 /// The same for the field of `spec`, with the spec's recipe as a comment on the first line (after

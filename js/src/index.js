@@ -1,6 +1,7 @@
 // perlin-exact: Ken Perlin's improved noise, the C++ library compiled to WebAssembly. The noise
 // is the library's (through its C API, include/perlin/perlin.h); this file moves numbers and
-// text in and out of the module and holds no logic of its own. Options are the option table's
+// text in and out of the module and holds no logic of its own; single calls run the field's value
+// function that the library writes as JavaScript (Field.eval). Options are the option table's
 // (docs/options.md), by name ("warp-amplitude") or in camelCase ("warpAmplitude").
 import createPerlinModule from "./perlin_wasm.js";
 
@@ -183,6 +184,10 @@ const adopt = Symbol("adopt");
  * float kernels (grids and point batches, within the library's float tolerance). */
 export class Field {
   #handle = 0;
+  // The field's value function for 1 to 4 coordinates as JavaScript (index n), compiled on the
+  // first call with n coordinates; null where the library writes none (#compile). dispose()
+  // empties it, so a disposed field's calls reach #live() and throw.
+  #js = [null, undefined, undefined, undefined, undefined];
 
   /** `new Field({ seed: 42, fractal: "fbm", octaves: 6 })`; unknown options and bad values
    * throw an Error with the library's message (and `code` "option" or "value"). */
@@ -228,7 +233,7 @@ export class Field {
 
   /** Shader source that computes this field on the GPU (docs/gpu.md), `perlin shader`'s text:
    * perlin_field(p) and its companions in lang "glsl", "glsl-es" (WebGL2), "hlsl" or "wgsl"
-   * (WebGPU); precision "double" for desktop GLSL; `standalone` wraps it in a program that fills
+   * (WebGPU), or "js" (precision "double": what eval runs); precision "double" for desktop GLSL; `standalone` wraps it in a program that fills
    * a grid. Throws an Error naming what shaders cannot express (the eroded fractal). */
   shader({ lang = "glsl", precision = "float", dims = 3, derivatives = true, split = true,
            standalone = false } = {}) {
@@ -249,13 +254,49 @@ export class Field {
     return text ? text.split("\n").filter((w) => w) : [];
   }
 
+  /** The field's value function of n coordinates in JavaScript, or null: the library's own
+   * text for it (shader source in lang "js", docs/gpu.md: the double path's operations in its
+   * order, so its bits), compiled once. Null where the library writes none (simplex and the
+   * other noises, cosine interpolation, graphs) or the page forbids compiling code (a Content
+   * Security Policy without 'unsafe-eval'): those calls go to the module. */
+  #compile(n) {
+    let f = null;
+    try {
+      const source = this.shader({ lang: "js", precision: "double", dims: n, derivatives: false,
+                                   split: false });
+      f = new Function(source + "\nreturn perlin_field;")();
+    } catch {
+      f = null;
+    }
+    this.#js[n] = f;
+    return f;
+  }
+
   /** The field at a point of 1 to 4 coordinates: the exact double path, bit for bit the C++
    * library and `perlin eval`. */
   eval(x, y, z, w) {
     // Named parameters, not a rest array: single calls are the hot path (rest parameters and
     // HEAPF64.set made them 2.6 times slower).
     const n = arguments.length;
+    // The library's value function as JavaScript (#compile): no call into WebAssembly.
+    const f = this.#js[n];
+    if (typeof f === "function" && typeof x === "number") {
+      if (n === 3) {
+        if (typeof y === "number" && typeof z === "number") return f(x, y, z);
+      } else if (n === 2) {
+        if (typeof y === "number") return f(x, y);
+      } else if (n === 1) {
+        return f(x);
+      } else if (typeof y === "number" && typeof z === "number" && typeof w === "number") {
+        return f(x, y, z, w);
+      }
+    }
     const h = this.#live();
+    // The first call with n coordinates compiles the function, then calls it as above.
+    if (f === undefined && n >= 1 && n <= 4 && this.#compile(n) !== null) {
+      return n === 1 ? this.eval(x) : n === 2 ? this.eval(x, y) : n === 3 ? this.eval(x, y, z)
+                                                                          : this.eval(x, y, z, w);
+    }
     // 2-D and 3-D calls pass their coordinates by value (no copy through memory).
     if (typeof x === "number" && typeof y === "number") {
       let v;
@@ -398,6 +439,7 @@ export class Field {
       registry.unregister(this);
       lib()._perlin_field_free(this.#handle);
       this.#handle = 0;
+      this.#js = [null, undefined, undefined, undefined, undefined];
     }
   }
 }

@@ -60,7 +60,8 @@ shader_emitter::shader_emitter(const field& f, const shader_options& o)
                   "value noise with the cosine interpolation needs cos, which GLSL has for float "
                   "only: use --precision float or another --interp");
   }
-  if (o.language != shader_language::glsl && o.double_precision) {
+  if (o.language != shader_language::glsl && o.language != shader_language::js &&
+      o.double_precision) {
     throw_invalid("precision",
                   "double precision is written for desktop GLSL (4.00+) only: GLSL ES, WebGL and "
                   "WGSL have no doubles, and HLSL's doubles have no floor");
@@ -115,6 +116,7 @@ void shader_emitter::emit_prelude() {
   const char* needs = o_.language == shader_language::hlsl      ? "HLSL shader model 4.0"
                       : o_.language == shader_language::glsl_es ? "GLSL ES 3.00 (WebGL2)"
                       : o_.language == shader_language::wgsl    ? "WGSL (WebGPU 1.0)"
+                      : o_.language == shader_language::js      ? "ECMAScript 2015"
                       : o_.double_precision                     ? "GLSL 4.00"
                                                                 : "GLSL 1.30";
   if (const std::string head = o_.standalone ? standalone_head(w_) : ""; !head.empty())
@@ -228,6 +230,10 @@ std::string shader_emitter::mirrored_series(std::initializer_list<double> c) {
 // fraction (perlin_field_split). `pre`: "perlin_" for the field's lattice, "perlin_warp_" for the
 // warp's (its own permutation and wraps; the same base noise).
 void shader_emitter::emit_noise(form fm, const std::string& pre) {
+  if (fm == form::value && w_.js()) {
+    emit_noise_flat(pre);
+    return;
+  }
   const std::string &T = T_, &I = I_;
   if (fm == form::split) {
     w_.line(w_.function(T, "perlin_noise_split", {{I, "cell", 4}, {T, "frac", 4}, {I, "o"}}));
@@ -264,7 +270,7 @@ void shader_emitter::emit_noise_cells(const std::string& pre) {
   w_.line("    " + w_.decl(I, "m", pre + "mask[" + at + "]"));
   w_.line("    if (m >= 0) {\n      i0[k] = i & m;\n      i1[k] = (i + 1) & m;\n    } else {");
   w_.line("      " + w_.decl(I, "P", pre + "period[" + at + "]"));
-  w_.line("      " + w_.decl(I, "r", mod_p("i")));
+  w_.line("      " + w_.decl(I, "r", w_.floor_mod(mod_p("i"), "fl", "P")));
   w_.line("      i0[k] = r & 255;\n      i1[k] = " + wrap_up + ";\n    }\n  }");
 }
 
@@ -545,7 +551,7 @@ std::string shader_emitter::spread(const std::string& v, const std::string& zero
   std::string init;
   for (std::size_t k = 0; k < 4; ++k) {
     if (k != 0) init += ", ";
-    init += k < o_.dims ? (o_.dims == 1 ? v : v + "." + k_comp[k]) : zero;
+    init += k < o_.dims ? (o_.dims == 1 ? v : w_.component(v, k)) : zero;
   }
   return init;
 }
@@ -712,6 +718,94 @@ void shader_emitter::emit_gradient_out() {
     w_.line("  " + w_.decl(T_, "gc" + std::to_string(k), value, true));
     w_.line("  " + target + " = gc" + std::to_string(k) + ";");
   }
+}
+
+// emit_noise's value form written out for JavaScript: emit_noise_cells, emit_noise_hashes,
+// emit_noise_corners and emit_noise_value step for step, axis k's f[k], u[k], i0[k], i1[k] the
+// locals fk, uk, i0k, i1k, the hashes and corners locals too (the same values: the hashes are
+// integers, and each real is computed by the same operations from the same operands).
+void shader_emitter::emit_noise_flat(const std::string& pre) {
+  const std::string &T = T_, &I = I_, perm = pre + "p";
+  const std::size_t L = L_;
+  w_.line(w_.function(T, pre + "noise", {{T, "q", 4}, {I, "o"}}));
+  for (std::size_t k = 0; k < L; ++k) {
+    const std::string K = std::to_string(k), fk = "f" + K, at = "o * " + Ls_ + " + " + K;
+    std::string weight = weight_;
+    for (std::size_t at_f = weight.find("f[k]"); at_f != std::string::npos;
+         at_f = weight.find("f[k]"))
+      weight.replace(at_f, 4, fk);
+    w_.line("  " + w_.decl(T, "fl" + K, "floor(q[" + K + "])", true));
+    w_.line("  " + w_.decl(T, fk, "q[" + K + "] - fl" + K, true) + " " +
+            w_.decl(T, "u" + K, weight, true));
+    w_.line("  " + w_.decl(I, "i0" + K, "") + " " + w_.decl(I, "i1" + K, "") + " " +
+            w_.decl(I, "m" + K, pre + "mask[" + at + "]"));
+    w_.line("  if (m" + K + " >= 0) {\n    " + w_.decl(I, "i", w_.to_int("fl" + K)));
+    w_.line("    i0" + K + " = i & m" + K + ";\n    i1" + K + " = (i + 1) & m" + K +
+            ";\n  } else {");
+    w_.line("    " + w_.decl(I, "P", pre + "period[" + at + "]"));
+    w_.line("    " + w_.decl(I, "r", w_.floor_mod(mod_p("i"), "fl" + K, "P")));
+    w_.line("    i0" + K + " = r & 255;\n    i1" + K + " = (" +
+            w_.choose("r + 1 == P", "0", "r + 1") + ") & 255;\n  }");
+  }
+  // The hashes: h[j + n] from h[j] and i1 before h[j] from i0, axis by axis, then (below 4-D)
+  // one more pass through the table.
+  std::vector<std::string> h{"h_0", "h_1"};
+  w_.line("  " + w_.decl(I, "h_0", perm + "[i00]") + " " + w_.decl(I, "h_1", perm + "[i10]"));
+  const std::size_t depth = L <= 3 ? 3 : 4;
+  for (std::size_t k = 1; k < depth; ++k) {
+    const std::string K = std::to_string(k);
+    const std::size_t n = h.size();
+    std::string s = " ";
+    std::vector<std::string> next(k < L ? 2 * n : n);
+    for (std::size_t j = 0; j < n; ++j) {
+      next[j] = "h" + K + "_" + std::to_string(j);
+      if (k < L) {
+        next[j + n] = "h" + K + "_" + std::to_string(j + n);
+        s += " " + w_.decl(I, next[j + n], perm + "[" + h[j] + " + i1" + K + "]");
+        s += " " + w_.decl(I, next[j], perm + "[" + h[j] + " + i0" + K + "]");
+      } else {
+        s += " " + w_.decl(I, next[j], perm + "[" + h[j] + "]");
+      }
+    }
+    w_.line(s);
+    h = next;
+  }
+  // The corners.
+  const std::size_t corners = std::size_t{1} << L;
+  std::vector<std::string> c(corners);
+  const std::string hmask = L == 4 ? "31" : "15", C = L == 4 ? "4" : "3";
+  for (std::size_t corner = 0; corner < corners; ++corner) {
+    const std::string n = std::to_string(corner);
+    c[corner] = "c" + n;
+    if (!improved_) {
+      w_.line("  " + w_.decl(T, c[corner], "perlin_level[" + h[corner] + "]"));
+      continue;
+    }
+    std::string dot;
+    w_.line("  " + w_.decl(I, "g" + n, "(" + h[corner] + " & " + hmask + ") * " + C));
+    for (std::size_t k = 0; k < L; ++k) {
+      const std::string K = std::to_string(k);
+      const std::string term =
+          w_.to_real("perlin_grad[g" + n + (k == 0 ? "" : " + " + K) + "]") + " * (" +
+          (((corner >> k) & 1) != 0 ? "f" + K + " - " + w_.lit(1) : "f" + K) + ")";
+      dot = k == 0 ? term : dot + " + " + term;  // left to right: the loop's running sum
+    }
+    w_.line("  " + w_.decl(T, c[corner], dot, true));
+  }
+  // The value: lerps axis by axis.
+  for (std::size_t k = 0; k < L; ++k) {
+    const std::string K = std::to_string(k);
+    std::vector<std::string> next(c.size() / 2);
+    std::string s = " ";
+    for (std::size_t j = 0; j < next.size(); ++j) {
+      next[j] = "l" + K + "_" + std::to_string(j);
+      s += " " + w_.decl(T, next[j],
+                         "perlin_lerp(u" + K + ", " + c[2 * j] + ", " + c[2 * j + 1] + ")", true);
+    }
+    w_.line(s);
+    c = next;
+  }
+  w_.line("  return " + c[0] + ";\n}");
 }
 
 }  // namespace perlin::detail

@@ -59,6 +59,9 @@ class shader_emitter {
   void emit_noise_partials();
   void emit_noise_blend(const std::string& from, const std::string& d);
   void emit_noise_value(bool deriv);
+  /// JavaScript's perlin_noise (form::value): the same operations with every loop written out
+  /// and each array entry a local (V8 optimises straight-line code over locals far better).
+  void emit_noise_flat(const std::string& pre);
 
   /// Simplex noise (detail/simplex.hpp): perlin_noise and perlin_noise_deriv of L-D simplex
   /// noise, the same signatures as emit_noise's, so the fractal and the warp call either.

@@ -32,6 +32,7 @@ std::string standalone_head(const shader_writer& w) {
       return "#version 300 es";
     case shader_language::hlsl:
     case shader_language::wgsl:
+    case shader_language::js:  // shader_source refuses a standalone JavaScript program
       break;
   }
   return {};
@@ -84,6 +85,8 @@ std::string standalone_main(const shader_writer& w, std::size_t dims) {
            "  var p = perlin_grid.origin;\n" +
            place(dims, "f32(id.x)", "f32(id.y)", "perlin_grid.step") +
            "  perlin_values[id.y * perlin_grid.size.x + id.x] = " + call + ";\n}\n";
+      break;
+    case shader_language::js:  // shader_source refuses a standalone JavaScript program
       break;
   }
   return s;

@@ -49,9 +49,10 @@ shader_language parse_shader_language(std::string_view name) {
   if (name == "glsl-es") return shader_language::glsl_es;
   if (name == "hlsl") return shader_language::hlsl;
   if (name == "wgsl") return shader_language::wgsl;
+  if (name == "js") return shader_language::js;
   std::string what = "'";  // appended: GCC 12 at -O3 warns falsely (-Wrestrict) on "'" + string
   what += name;
-  what += "' is not glsl, glsl-es, hlsl or wgsl";
+  what += "' is not glsl, glsl-es, hlsl, wgsl or js";
   detail::throw_invalid("lang", what);
 }
 
@@ -61,7 +62,20 @@ std::string shader_source(const field& f, const shader_options& o) {
                           "a graph has no shader yet (issue 52: node emitters); "
                           "render it on the CPU");
   }
-  return detail::shader_emitter(f, o).emit();
+  if (o.language != shader_language::js) return detail::shader_emitter(f, o).emit();
+  // JavaScript: the value function only, in double (the language has no other numbers).
+  if (!o.double_precision)
+    detail::throw_invalid("precision", "JavaScript is written in double precision only");
+  if (o.standalone) detail::throw_invalid("shader", "JavaScript has no standalone program");
+  if (f.kind() != noise_kind::improved && f.kind() != noise_kind::value) {
+    // Simplex noise's shader keeps its cells in 32-bit ints, which part from the library's
+    // values beyond 2^31 (tests/js): JavaScript calls stay on the module there.
+    detail::throw_invalid("shader", "JavaScript is written for improved and value noise only");
+  }
+  shader_options js = o;
+  js.derivatives = false;
+  js.split = false;
+  return detail::shader_emitter(f, js).emit();
 }
 
 std::string shader_source(const field_spec& spec, const shader_options& o) {

@@ -1,7 +1,7 @@
 // The shading languages perlin::shader_source writes (shader.hpp): the one place that knows how
-// GLSL, GLSL ES, HLSL and WGSL spell a type, a declaration, a loop, a choice, a function and a
-// constant table. The emitter (shader/emitter.cpp) states the field's operations once, through
-// this writer, so every language performs them in the same order.
+// GLSL, GLSL ES, HLSL, WGSL and JavaScript spell a type, a declaration, a loop, a choice, a
+// function and a constant table. The emitter (shader/emitter.cpp) states the field's operations
+// once, through this writer, so every language performs them in the same order.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +30,10 @@ class shader_writer {
   [[nodiscard]] bool wgsl() const { return lang_ == shader_language::wgsl; }
   [[nodiscard]] bool hlsl() const { return lang_ == shader_language::hlsl; }
   [[nodiscard]] bool es() const { return lang_ == shader_language::glsl_es; }
+  /// JavaScript: every number a double, ints kept in doubles or Int32Array entries; each local
+  /// array is a typed array made once at the top level (one per function and name: no function
+  /// calls itself, so none is in use twice), so a call allocates nothing.
+  [[nodiscard]] bool js() const { return lang_ == shader_language::js; }
 
   /// The real type (float, double; f32), the int type (int; i32) and vectors of n (n == 1: the
   /// scalar).
@@ -46,6 +50,14 @@ class shader_writer {
   /// `cond ? a : b` (WGSL: select(b, a, cond), which evaluates both).
   [[nodiscard]] std::string choose(const std::string& cond, const std::string& a,
                                    const std::string& b) const;
+  /// Component k (x, y, z, w) of a vector argument: `v.x`, in JavaScript the argument `v_x`.
+  [[nodiscard]] std::string component(const std::string& v, std::size_t k) const;
+  /// A lattice index modulo the int P, in [0, P): `int_mod`, the int index's (the emitter's
+  /// overflow-free form), except in JavaScript, which reduces the double floor `fl` itself
+  /// (exact for every fl, as the library's 64-bit index and fmod; a 32-bit index would not be
+  /// beyond 2^31).
+  [[nodiscard]] std::string floor_mod(const std::string& int_mod, const std::string& fl,
+                                      const std::string& P) const;
   /// The right operand of a shift (WGSL shifts by u32).
   [[nodiscard]] std::string shift(const std::string& amount) const;
   /// The value behind an out parameter, and the argument that passes a local as one.
@@ -79,15 +91,21 @@ class shader_writer {
   /// `T name(T t)` returning `expr` of t, computed without fused multiply-adds.
   void function_of_t(const std::string& name, const std::string& expr);
   void line(const std::string& s) { out_ += s + "\n"; }
-  [[nodiscard]] const std::string& text() const { return out_; }
+  /// The source; JavaScript's ends with its scratch arrays and the helpers (floor, abs, sign,
+  /// clamp as GLSL's) the text calls.
+  [[nodiscard]] std::string text() const;
 
  private:
   [[nodiscard]] std::string array_type(const std::string& type, std::size_t n) const;
   [[nodiscard]] std::string param(const shader_param& p) const;
+  /// JavaScript: the name of a new top-level typed array of n `type`s (declared in text()).
+  [[nodiscard]] std::string scratch(const std::string& type, std::size_t n) const;
 
   shader_language lang_;
   bool dbl_;
   std::string out_;
+  mutable std::string scratch_;  ///< JavaScript's scratch arrays' declarations
+  mutable std::size_t scratch_n_ = 0;
 };
 
 }  // namespace perlin::detail

@@ -108,6 +108,36 @@ test("the golden recipes: each field's value bit for bit, each recipe written ba
   assert.equal(n, 120);
 });
 
+test("the graphs of graphs.txt: value and gradient bit for bit, each written back", () => {
+  let n = 0;
+  for (const line of rows("graphs.txt")) {
+    const [recipe, point, , , hex] = line.split("\t");
+    const dims = point.trim().split(" ").length;
+    const b = hex.trim().split(" ");
+    assert.equal(b.length, 2 * dims + 1, line);
+    const coords = b.slice(0, dims).map(fromBits);
+    const f = Field.fromRecipe(recipe);
+    assert.equal(bits(f.eval(...coords)), b[dims], recipe);
+    const { value, gradient } = f.gradient(...coords);
+    assert.equal(bits(value), b[dims], recipe);
+    assert.deepEqual(Array.from(gradient, bits), b.slice(dims + 1), recipe);
+    // Written back: the graph's own text, or a one-field graph as its field's version-1 recipe
+    // (the same bits).
+    if (f.recipe !== recipe) {
+      assert.ok(f.recipe.startsWith("perlin=1&"), f.recipe);
+      const again = Field.fromRecipe(f.recipe);
+      assert.equal(bits(again.eval(...coords)), b[dims], f.recipe);
+      again.dispose();
+    }
+    f.dispose();
+    ++n;
+  }
+  assert.ok(n >= 30);
+  assert.throws(() => Field.fromRecipe("perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a"), {
+    message: /b\.in: a cycle: a -> b -> a/,
+  });
+});
+
 test("options by name or in camelCase, with the library's warnings", () => {
   const a = new Field({ seed: 7, fractal: "ridged", "warp-amplitude": 0.5, warp: "progressive" });
   const b = new Field({ seed: 7, fractal: "ridged", warpAmplitude: 0.5, warp: "progressive" });
@@ -238,20 +268,39 @@ test("points and gradients", () => {
   for (let k = 0; k < 3; ++k) assert.ok(Math.abs(gradient[k] - diff[k]) < 1e-6, `${gradient[k]} ${diff[k]}`);
 });
 
-test("single 2-D and 3-D calls (coordinates by value) are the module's exact point batch", () => {
-  // 2-D and 3-D calls pass their coordinates by value (perlin_field_eval2/3); the module's exact
-  // point batch (a Float64Array) is the reference, bit for bit (Object.is: -0 is not 0), on
-  // random points and on the edges of the lattice arithmetic.
+test("single 1-D to 4-D calls (the library's JavaScript text) are the module's exact point batch", () => {
+  // Single calls run the field's value function that the library writes as JavaScript (shader
+  // lang "js"), or call the module where it writes none (simplex, cosine interpolation); the
+  // module's exact point batch (a Float64Array) is the reference, bit for bit (Object.is: -0 is
+  // not 0), on random points and on the edges of the lattice arithmetic.
   const edges = [0, -0, 0.5, -0.5, 1, -1, 255.75, 256, -256.25, 1e-300, -1e-300, 2 ** 31 + 0.5,
                  -(2 ** 31) - 0.25, 2 ** 52 + 0.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 62,
                  -(2 ** 62), 3 * 2 ** 62, 1e300, -1e300, Number.MAX_VALUE, NaN, Infinity, -Infinity];
   let seed = 1;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 600;
   const fields = [{}, { seed: 42 }, { seed: 18446744073709551615n }, { frequency: 3.7 },
-                  { frequency: 0.1, decorrelate: true }, { noise: "improved", seed: 7, normalize: true }];
+                  { frequency: 0.1, decorrelate: true }, { noise: "improved", seed: 7, normalize: true },
+                  { fractal: "fbm", octaves: 6, seed: 9, lacunarity: 2.3, gain: 0.45 },
+                  { fractal: "fbm", octaves: 4, period: "12,10,6,5", decorrelate: true },
+                  { period: "16,8,4,256", seed: 3 }, { noise: "value", fractal: "fbm", octaves: 3 },
+                  { noise: "value", interp: "cubic", seed: 5, period: "7,9,11,13" },
+                  { noise: "value", interp: "linear" },
+                  { fractal: "ridged", octaves: 4, plane: "rotated" },
+                  { fractal: "turbulence", octaves: 3 }, { fractal: "billow", octaves: 3, seed: 11 },
+                  { fractal: "eroded", octaves: 3 },
+                  { fractal: "fbm", octaves: 3, warp: "progressive", warpOctaves: 2 },
+                  { warp: "independent", warpAmplitude: 0.5 },
+                  { noise: "simplex", fractal: "fbm", octaves: 3 },
+                  { noise: "value", interp: "cosine" }];
   for (const options of fields) {
     const f = new Field(options);
-    for (const dims of [2, 3]) {
+    // Improved and value noise (but the cosine interpolation) have the library's JavaScript.
+    const js = (options.noise ?? "improved") !== "simplex" && options.interp !== "cosine";
+    const text = () => f.shader({ lang: "js", precision: "double", dims: 3 });
+    if (js) assert.match(text(), /function perlin_field\(p_x, p_y, p_z\)/);
+    else assert.throws(text);
+    for (const dims of [1, 2, 3, 4]) {
+      if (dims === 1 && options.noise === "simplex") continue;  // simplex has 2 to 4
       const pts = [];
       for (let i = 0; i < 2000; ++i) for (let k = 0; k < dims; ++k) pts.push(random());
       for (const e of edges) {
@@ -262,7 +311,7 @@ test("single 2-D and 3-D calls (coordinates by value) are the module's exact poi
       const want = f.points(Float64Array.from(pts), dims);
       for (let i = 0; i < want.length; ++i) {
         const p = pts.slice(i * dims, i * dims + dims);
-        const got = dims === 2 ? f.eval(p[0], p[1]) : f.eval(p[0], p[1], p[2]);
+        const got = f.eval(...p);
         if (!Object.is(got, want[i])) assert.fail(`${f.recipe} at ${p}: ${got}, the module ${want[i]}`);
       }
     }
