@@ -291,9 +291,17 @@ export class Field {
         return f(x, y, z, w);
       }
     }
+    // Kept out of line, so that eval stays small enough for V8 to inline into the caller's loop.
+    return this.#evalModule(n, x, y, z, w, n > 4 ? Array.from(arguments) : undefined);
+  }
+
+  /** eval's other calls: the first with n coordinates (which compiles the JavaScript), a disposed
+   * field, fields without the JavaScript (the module's exact path), bad arguments (`all`: the
+   * arguments past 4). */
+  #evalModule(n, x, y, z, w, all) {
     const h = this.#live();
-    // The first call with n coordinates compiles the function, then calls it as above.
-    if (f === undefined && n >= 1 && n <= 4 && this.#compile(n) !== null) {
+    // The first call with n coordinates compiles the function, then calls it as eval does.
+    if (this.#js[n] === undefined && n >= 1 && n <= 4 && this.#compile(n) !== null) {
       return n === 1 ? this.eval(x) : n === 2 ? this.eval(x, y) : n === 3 ? this.eval(x, y, z)
                                                                           : this.eval(x, y, z, w);
     }
@@ -309,7 +317,7 @@ export class Field {
     }
     const point = n >= 1 && n <= 4 && typeof x === "number" && (n < 2 || typeof y === "number") &&
                   (n < 3 || typeof z === "number") && (n < 4 || typeof w === "number");
-    if (!point) putPoint("eval", Array.from(arguments));  // throws the reason
+    if (!point) putPoint("eval", all ?? [x, y, z, w].slice(0, n));  // throws the reason
     const heap = wasm.HEAPF64, at = scratch >> 3;
     heap[at] = x;  // the slots past n get NaN from undefined, and are not read
     heap[at + 1] = y;
