@@ -38,9 +38,10 @@ export class Field {
   static fromRecipe(text: string): Field;
   /** The field's recipe: the same text in every front. */
   readonly recipe: string;
-  /** Shader source for this field (docs/gpu.md): `perlin shader`'s text. */
+  /** Shader source for this field (docs/gpu.md): `perlin shader`'s text; lang "js" (precision
+   * "double") is the JavaScript value function that eval runs. */
   shader(options?: {
-    lang?: "glsl" | "glsl-es" | "hlsl" | "wgsl";
+    lang?: "glsl" | "glsl-es" | "hlsl" | "wgsl" | "js";
     precision?: "float" | "double";
     dims?: 1 | 2 | 3 | 4;
     derivatives?: boolean;
@@ -49,7 +50,8 @@ export class Field {
   }): string;
   /** The options given that change nothing with the others. */
   readonly warnings: string[];
-  /** The exact double path at a point of 1 to 4 coordinates, bit for bit the C++ library. */
+  /** The exact double path at a point of 1 to 4 coordinates, bit for bit the C++ library (the
+   * library's JavaScript for the field where it writes one, else a call into the module). */
   eval(...coords: number[]): number;
   /** The value and the analytic partial derivatives at a point (exact). */
   gradient(...coords: number[]): { value: number; gradient: Float64Array };
