@@ -356,7 +356,9 @@ TEST(NoiseFamilies, FractalsAreTheirSumsOfOctaves) {
 TEST(NoiseFamilies, DerivativesMatchCentralDifferences) {
   // OpenSimplex2's float values wobble by ~3e-6 between neighbouring points and jump a little on
   // some boundaries (opensimplex2.hpp); cellular noise and libnoise's Voronoi have kinks and
-  // jumps where the nearest point changes: a few percent of points near those are allowed off.
+  // jumps where the nearest point changes: up to 2% of the points (those near a jump or kink) may
+  // be off (measured: at most 1.1%). Ridged fractals are left out: their kinks at n = 0 put ~3%
+  // of the points within h of one, whatever the noise.
   struct setting {
     std::string recipe;
     double h, tolerance;
@@ -364,7 +366,9 @@ TEST(NoiseFamilies, DerivativesMatchCentralDifferences) {
   const std::vector<setting> settings = {
       {"noise=opensimplex2&seed=3", 1e-3, 5e-3},
       {"noise=opensimplex2s&fractal=fbm&octaves=3&seed=4", 1e-3, 1e-2},
-      {"noise=opensimplex2&orientation=improve-xz&warp=basic&warp-amplitude=0.3", 1e-3, 1e-2},
+      // 2-D OpenSimplex2S has no jumps: the warp's chain rule is held tightly.
+      {"noise=opensimplex2s&orientation=improve-x&warp=basic&warp-amplitude=0.3", 1e-3, 5e-3},
+      {"noise=opensimplex2&orientation=improve-xz&fractal=fbm&octaves=2", 1e-3, 1e-2},
       {"noise=cellular&seed=2", 1e-6, 1e-5},
       {"noise=cellular&cellular-distance=manhattan&cellular-return=f2-f1&fractal=fbm&octaves=2",
        1e-6, 1e-5},
@@ -382,6 +386,7 @@ TEST(NoiseFamilies, DerivativesMatchCentralDifferences) {
     int points = 0, off = 0;
     for (std::size_t dims = std::max<std::size_t>(lo, 2); dims <= hi; ++dims) {
       if (s.recipe.find("improve-xz") != std::string::npos && dims != 3) continue;
+      if (s.recipe.find("improve-x&") != std::string::npos && dims != 2) continue;
       for (int n = 0; n < 300; ++n) {
         double p[4], g[4];
         for (std::size_t k = 0; k < dims; ++k) p[k] = uniform(rng, -20, 20);
