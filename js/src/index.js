@@ -175,6 +175,27 @@ function into(values, target) {
   return target;
 }
 
+// eval's fast path as a field's own method, one copy per field made by new Function: V8 keeps
+// feedback per copy, so each copy's call into its own field's compiled function stays monomorphic
+// (inlined) however many fields a program calls. fns: the field's compiled functions by
+// coordinate count (Field.#js); slow: Field.#evalModule.
+const FAST_EVAL = `"use strict";
+return function evalCompiled(x, y, z, w) {
+  const n = arguments.length, f = fns[n];
+  if (typeof f === "function" && typeof x === "number") {
+    if (n === 3) {
+      if (typeof y === "number" && typeof z === "number") return f(x, y, z);
+    } else if (n === 2) {
+      if (typeof y === "number") return f(x, y);
+    } else if (n === 1) {
+      return f(x);
+    } else if (typeof y === "number" && typeof z === "number" && typeof w === "number") {
+      return f(x, y, z, w);
+    }
+  }
+  return slow(n, x, y, z, w, n > 4 ? Array.from(arguments) : undefined);
+};`;
+
 const registry = new FinalizationRegistry((handle) => {
   if (wasm) wasm._perlin_field_free(handle);
 });
@@ -186,7 +207,8 @@ export class Field {
   #handle = 0;
   // The field's value function for 1 to 4 coordinates as JavaScript (index n), compiled on the
   // first call with n coordinates; null where the library writes none (#compile). dispose()
-  // empties it, so a disposed field's calls reach #live() and throw.
+  // empties it (in place: the field's own eval holds it), so a disposed field's calls reach
+  // #live() and throw.
   #js = [null, undefined, undefined, undefined, undefined];
 
   /** `new Field({ seed: 42, fractal: "fbm", octaves: 6 })`; unknown options and bad values
@@ -265,6 +287,12 @@ export class Field {
       const source = this.shader({ lang: "js", precision: "double", dims: n, derivatives: false,
                                    split: false });
       f = new Function(source + "\nreturn perlin_field;")();
+      if (!Object.hasOwn(this, "eval")) {
+        const slow = (k, x, y, z, w, all) => this.#evalModule(k, x, y, z, w, all);
+        Object.defineProperty(this, "eval", {
+          value: new Function("fns", "slow", FAST_EVAL)(this.#js, slow), writable: true,
+          configurable: true });
+      }
     } catch {
       f = null;
     }
@@ -447,7 +475,7 @@ export class Field {
       registry.unregister(this);
       lib()._perlin_field_free(this.#handle);
       this.#handle = 0;
-      this.#js = [null, undefined, undefined, undefined, undefined];
+      this.#js.fill(undefined, 1);
     }
   }
 }
