@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <span>
 #include <string>
 #include <vector>
@@ -118,6 +120,51 @@ TEST(CliGraphRender, RefusalsNameTheFlagOrTheNode) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("tileable"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d.path / "x.png"));
+}
+
+TEST(CliGraphRender, RecipeJsonAndAtFile) {
+  const temp_dir d;
+  const perlin::graph g = perlin::graph::from_text(k_graph);
+  // perlin recipe: the canonical one-line form, --json the library's JSON (graph::json).
+  auto r = run_perlin("recipe --recipe '" + k_graph + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, g.recipe() + "\n");
+  r = run_perlin("recipe --json --recipe '" + k_graph + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, g.json() + "\n");
+  EXPECT_EQ(perlin::graph::from_json(r.out), g);
+  // A field's JSON is its one-node graph's.
+  r = run_perlin("recipe --json --seed 7 --fractal fbm --octaves 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(
+      perlin::graph::from_text(r.out).recipe(),
+      perlin::graph(perlin::spec_from_recipe("perlin=1&seed=7&fractal=fbm&octaves=3")).recipe());
+  r = run_perlin("recipe --recipe '" + k_graph + "' --octaves 3");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("a graph's fields take their options in the graph"), std::string::npos)
+      << r.err;
+
+  // @FILE reads either written form, in eval, render and recipe.
+  const auto text = d.path / "g.recipe", json = d.path / "g.json";
+  std::ofstream(text) << k_graph << "\n";
+  std::ofstream(json) << g.json() << "\n";
+  for (const auto& file : {text, json}) {
+    r = run_perlin("recipe --recipe @" + q(file));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, g.recipe() + "\n");
+    r = run_perlin("eval --recipe @" + q(file), "0.3 0.2\n-1.25 4.5\n");
+    ASSERT_EQ(r.status, 0) << r.err;
+    char want[128];
+    std::snprintf(want, sizeof want, "%.17g\n%.17g\n", g(0.3, 0.2), g(-1.25, 4.5));
+    EXPECT_EQ(r.out, want);
+  }
+  const auto a = d.path / "a.npy", b = d.path / "b.npy";
+  ASSERT_EQ(run_perlin("render --recipe @" + q(json) + k_place + " -o " + q(a)).status, 0);
+  ASSERT_EQ(run_perlin("render --recipe '" + k_graph + "'" + k_place + " -o " + q(b)).status, 0);
+  EXPECT_EQ(slurp(a), slurp(b));
+  r = run_perlin("eval --recipe @" + q(d.path / "missing"), "0 0\n");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
 }
 
 }  // namespace

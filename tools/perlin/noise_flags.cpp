@@ -2,6 +2,8 @@
 #include "noise_flags.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "perlin/option_table.hpp"
 #include "presets.hpp"
@@ -58,9 +60,33 @@ void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) 
           ->type_name(type);
     }
   }
-  app.add_option("--recipe", flags.recipe,
-                 "A recipe (perlin recipe; docs/recipes.md) to start from; options given beside it "
-                 "override it");
+  app.add_option_function<std::string>(
+         "--recipe",
+         [&flags](const std::string& v) {
+           flags.recipe = v;
+           if (v.empty() || v[0] != '@') return;
+           // @FILE: the recipe or graph (either written form) that FILE holds.
+           std::ifstream in(v.substr(1), std::ios::binary);
+           std::ostringstream text;
+           if (!(in && text << in.rdbuf()))
+             throw CLI::ValidationError("--recipe", "cannot read '" + v.substr(1) + "'");
+           flags.recipe = text.str();
+           flags.recipe.erase(flags.recipe.find_last_not_of(" \t\r\n") + 1);
+         },
+         "A recipe (perlin recipe; docs/recipes.md) or a graph (docs/graphs.md: the one-line "
+         "form or JSON) to start from, or @FILE to read it from FILE; options given beside a "
+         "version-1 recipe override it")
+      ->type_name("TEXT");
+}
+
+bool recipe_is_graph(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n?");
+  if (first == std::string_view::npos) return false;
+  const std::string_view rest = text.substr(first);
+  return rest[0] == '{' || (rest.rfind("perlin=", 0) == 0 &&
+                            !(rest.rfind("perlin=1", 0) == 0 &&
+                              (rest.size() == 8 || std::string_view("& \t\r\n").find(rest[8]) !=
+                                                       std::string_view::npos)));
 }
 
 perlin::field_spec spec_of(const field_flags& flags, std::vector<std::string>& warnings) {

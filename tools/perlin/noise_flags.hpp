@@ -14,7 +14,7 @@ using namespace perlin_render;
 /// What the field flags of one command were given.
 struct field_flags {
   option_pairs given;  // (table name, text), once each
-  std::string recipe;  // --recipe
+  std::string recipe;  // --recipe (@FILE: the text FILE holds)
 };
 
 /// Registers --NAME for every row of the option table (and --ALIAS, such as --gain), typed as
@@ -23,6 +23,10 @@ struct field_flags {
 /// has presets (render), so --help says that the defaults of the options a preset sets are the
 /// preset's.
 void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults = false);
+
+/// Whether a --recipe is a graph (docs/graphs.md): JSON, or a recipe of another version than 1
+/// (a version-1 recipe is a field's, which the flags may override).
+[[nodiscard]] bool recipe_is_graph(std::string_view text);
 
 /// The field given by a command's flags: the recipe's field options (render settings in it are
 /// refused unless `others` takes them), then the flags, which override it; `warnings` receives

@@ -7,6 +7,7 @@
 
 #include "noise_flags.hpp"
 #include "perlin/embedded_recipe.hpp"
+#include "perlin/graph.hpp"
 #include "perlin/option_table.hpp"
 #include "render.hpp"
 #include "render_plan.hpp"
@@ -155,6 +156,7 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
   struct recipe_flags {
     field_flags field;
     std::string preset, from;
+    bool json = false;
   };
   auto flags = std::make_shared<recipe_flags>();
   CLI::App* rec = app.add_subcommand(
@@ -169,12 +171,24 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
   rec->add_option("--from", flags->from,
                   "Print the recipe FILE carries (PNG, TIFF, OpenEXR, or the FILE.recipe sidecar "
                   "of render --write-recipe)");
+  rec->add_flag("--json", flags->json,
+                "Print the JSON form (docs/graphs.md) of the field or graph instead of its recipe");
   rec->callback([flags, &run] {
     run = [flags] {
       if (!flags->from.empty()) {
         if (!flags->field.given.empty() || !flags->field.recipe.empty() || !flags->preset.empty())
           throw usage_error("--from prints the file's recipe as it is: give no other options");
         std::printf("%s\n", perlin::read_embedded_recipe(flags->from).c_str());
+        return 0;
+      }
+      if (recipe_is_graph(flags->field.recipe)) {  // its fields carry their own options
+        if (!flags->field.given.empty() || !flags->preset.empty())
+          throw usage_error("a graph's fields take their options in the graph (ID.NAME=VALUE)");
+        std::vector<std::pair<std::string, std::string>> skipped;
+        const perlin::graph g = perlin::graph::from_text(flags->field.recipe, &skipped);
+        if (auto w = perlin::recipe_skipped_warning(skipped); !w.empty())
+          std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
+        std::printf("%s\n", (flags->json ? g.json() : g.recipe()).c_str());
         return 0;
       }
       std::vector<std::string> warnings;
@@ -189,7 +203,8 @@ void add_options_command(CLI::App& app, std::function<int()>& run) {
       for (const auto& w : warnings) std::fprintf(stderr, "perlin: warning: %s\n", w.c_str());
       (void)perlin::make_field(
           spec);  // refuses what the field refuses (a warp that does not tile ...)
-      std::printf("%s\n", perlin::to_recipe(spec).c_str());
+      std::printf("%s\n",
+                  (flags->json ? perlin::graph(spec).json() : perlin::to_recipe(spec)).c_str());
       return 0;
     };
   });
