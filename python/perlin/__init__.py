@@ -17,7 +17,7 @@ from . import _perlin
 from ._perlin import __version__, active_target, render, set_max_target, targets
 
 __all__ = ["Field", "render", "options", "targets", "active_target", "set_max_target",
-           "split_for_shader", "__version__"]
+           "split_for_shader", "select", "__version__"]
 
 
 def options():
@@ -293,11 +293,85 @@ class Field:
     def __reduce__(self):
         return (_from_recipe, (self.recipe,))
 
+    # Composition (docs/graphs.md): the operators and methods assemble the nodes of the node
+    # table (their names and parameters, no formulas here) into a graph that the library checks
+    # and evaluates; numbers become constant nodes.
+    def __add__(self, other):
+        return _compose("add", self, other) if _operand(other) else NotImplemented
+
+    def __radd__(self, other):
+        return _compose("add", other, self) if _operand(other) else NotImplemented
+
+    def __sub__(self, other):
+        return _compose("subtract", self, other) if _operand(other) else NotImplemented
+
+    def __rsub__(self, other):
+        return _compose("subtract", other, self) if _operand(other) else NotImplemented
+
+    def __mul__(self, other):
+        return _compose("multiply", self, other) if _operand(other) else NotImplemented
+
+    def __rmul__(self, other):
+        return _compose("multiply", other, self) if _operand(other) else NotImplemented
+
+    def __neg__(self):
+        return _compose("invert", self)
+
+    def __abs__(self):
+        return _compose("abs", self)
+
+    def curve(self, points, mode=None):
+        """The graph node `curve` of this field: points [[in, out], ...] (2 or more, sorted
+        by in; 4 or more in mode "libnoise"; the default mode is "monotone")."""
+        pts = [[float(i), float(o)] for i, o in points]
+        return _compose("curve", self, points=pts, mode=mode)
+
+    def clamp(self, lower=None, upper=None):
+        """The graph node `clamp` of this field (defaults: the node table's)."""
+        return _compose("clamp", self, lower=lower, upper=upper)
+
     def __repr__(self):
         if self._core._is_graph:
             return f"perlin.Field.from_recipe({self.recipe!r})"
         args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
         return f"perlin.Field({args})"
+
+
+def select(control, a, b, lower=None, upper=None, falloff=None):
+    """The graph node `select` (libnoise's Select): a where control is outside [lower, upper],
+    b inside, with an S-curve edge of width falloff (defaults: the node table's)."""
+    return _compose("select", a, b, control, lower=lower, upper=upper, falloff=falloff)
+
+
+def _operand(x):
+    return isinstance(x, Field) or (isinstance(x, numbers.Real) and not isinstance(x, bool))
+
+
+def _compose(kind, *inputs, **params):
+    """The graph of node `kind` over `inputs` (Fields or numbers), through the library's JSON
+    reader: each input's nodes (its graph's JSON; a field's one-node graph) renamed n0, n1, ...,
+    then the new node; parameters given as None are left to their defaults."""
+    nodes, ids = {}, []
+    for x in inputs:
+        if isinstance(x, Field):
+            graph = json.loads(x._core._json)
+            rename = {old: f"n{len(nodes) + k}" for k, old in enumerate(graph["nodes"])}
+            for old, node in graph["nodes"].items():
+                node = dict(node)
+                if "inputs" in node:
+                    node["inputs"] = [rename[i] for i in node["inputs"]]
+                nodes[rename[old]] = node
+            ids.append(rename[graph["output"]])
+        elif isinstance(x, numbers.Real) and not isinstance(x, bool):
+            ids.append(f"n{len(nodes)}")
+            nodes[ids[-1]] = {"node": "constant", "value": float(x)}
+        else:
+            raise TypeError(f"{kind}: inputs must be perlin.Field or numbers, got {type(x).__name__}")
+    node = {"node": kind, "inputs": ids}
+    node.update((k, v) for k, v in params.items() if v is not None)
+    out = f"n{len(nodes)}"
+    nodes[out] = node
+    return Field.from_recipe(json.dumps({"perlin": 2, "nodes": nodes, "output": out}))
 
 
 def _grid_of(shape, origin, step, first):

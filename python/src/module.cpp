@@ -643,6 +643,13 @@ PYBIND11_MODULE(_perlin, m) {
             return g != nullptr ? g->recipe() : perlin::to_recipe(f.spec);
           },
           "The field's recipe: one line that names it completely (docs/recipes.md).")
+      .def_property_readonly("_json",
+                             [](const py_field& f) {
+                               // The graph's JSON (a field's: its one-node graph), whose nodes
+                               // Python's operators assemble into new graphs (docs/graphs.md).
+                               const perlin::graph* g = f.field.graph();
+                               return g != nullptr ? g->json() : perlin::graph(f.spec).json();
+                             })
       .def("_range", [](const py_field& f, std::size_t dims) { return f.field.range(dims); })
       .def("_with_seed",
            [](const py_field& f, std::uint64_t seed) {
