@@ -442,6 +442,27 @@ TEST(NoiseFamilies, TheBoundsHold) {
   }
 }
 
+TEST(NoiseFamilies, RangesUseTheSettingsBounds) {
+  // Cellular distances are >= 0: a plain or fBm field's range starts at 0, and its upper end is
+  // cellular_bound of the settings (times the amplitudes' sum).
+  const auto params = cellular_params_of(2, 1, 0.5);  // manhattan, f2
+  const perlin::field plain =
+      field_of("noise=cellular&cellular-distance=manhattan&cellular-return=f2&cellular-jitter=0.5");
+  EXPECT_EQ(plain.range(3), std::make_pair(0.0, perlin::detail::cellular_bound(params, 3)));
+  const perlin::field fbm = field_of(
+      "noise=cellular&cellular-distance=manhattan&cellular-return=f2&cellular-jitter=0.5&fractal="
+      "fbm&octaves=3");
+  EXPECT_EQ(fbm.range(2).first, 0.0);
+  EXPECT_EQ(fbm.range(2).second, perlin::detail::cellular_bound(params, 2) * 1.75);
+  // The cell value lies in [-1, 1]; billow and OpenSimplex2 stay symmetric or as documented.
+  EXPECT_EQ(field_of("noise=cellular&cellular-return=cell-value").range(2),
+            std::make_pair(-1.0, 1.0));
+  EXPECT_EQ(field_of("noise=opensimplex2").range(2), std::make_pair(-(1 + 1e-5), 1 + 1e-5));
+  EXPECT_EQ(
+      field_of("noise=libnoise-voronoi&voronoi-displacement=-2&voronoi-distance=true").range(3),
+      std::make_pair(-14.0, 14.0));
+}
+
 TEST(NoiseFamilies, BulkCallsAreFieldEval) {
   for (const std::string recipe :
        {"noise=opensimplex2s&orientation=improve-xy&seed=6", "noise=cellular&fractal=fbm&octaves=2",

@@ -55,6 +55,9 @@ struct noise_kind_row {
   /// |noise| <= bound(noise, dims) at every point, for every seed (docs/ranges.md,
   /// docs/noise.md); the kind's own options may enter it (cellular noise's distance).
   double (*bound)(const field::noise_variant& n, std::size_t dims) = nullptr;
+  /// Null, or whether the noise is never negative with these settings (cellular F1, F2, F2 - F1):
+  /// then plain and fBm fields' ranges start at 0 instead of -bound (field::range).
+  bool (*nonnegative)(const field::noise_variant& n) = nullptr;
   /// Empty: the kind has a Hessian (the eroded fractal's derivatives); else why eroded is refused.
   std::string_view no_eroded = {};
   /// Null, or a check of a point's dimension against the kind's own options (OpenSimplex2's

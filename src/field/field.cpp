@@ -175,6 +175,12 @@ std::pair<double, double> field::range(std::size_t dims) const {
       return {0.0, b};
     case fractal_kind::billow:
       return {-sum, b};
+    case fractal_kind::none:
+    case fractal_kind::fbm: {
+      // A noise that is never negative, summed with amplitudes persistence^i >= 0, is not either.
+      const auto nonnegative = detail::noise_kind_of(kind()).nonnegative;
+      return {nonnegative != nullptr && nonnegative(base_) ? 0.0 : -b, b};
+    }
     default:
       return {-b, b};
   }

@@ -51,6 +51,9 @@ double opensimplex2_bound(const field::noise_variant&, std::size_t) { return 1.0
 double cellular_bound_of(const field::noise_variant& n, std::size_t dims) {
   return std::get<cellular_noise>(n).bound(dims);
 }
+bool cellular_nonnegative(const field::noise_variant& n) {
+  return std::get<cellular_noise>(n).output() != cellular_output::cell_value;  // distances >= 0
+}
 
 // |displacement| x ValueNoise3D's (-1, 3], plus sqrt(3) d - 1 with the distance: the nearest seed
 // point is no farther than the own cube's, whose offsets lie in (-1, 3] per axis from a corner
@@ -167,6 +170,7 @@ const std::array<noise_kind_row, 7> k_rows = {{
      .name = "cellular",
      .help = "cellular (Worley, 1-D to 4-D, --cellular-distance, --cellular-return)",
      .bound = cellular_bound_of,
+     .nonnegative = cellular_nonnegative,
      .no_eroded = "the eroded fractal needs the noise's Hessian, which cellular noise does not "
                   "have here (use fbm, turbulence, ridged or billow)",
      .make = make_cellular,
