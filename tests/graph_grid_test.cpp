@@ -212,7 +212,7 @@ TEST(GraphGrid, DoubleGridsAndDerivativeGridsAreEvalBitForBit) {
       const std::size_t n = g.size();
       std::vector<double> v(n), dv(n), dg(n * g.dims);
       const auto r = perlin::fill_grid(gr, g, std::span<double>(v));
-      perlin::fill_grid_deriv(gr, g, std::span<double>(dv), std::span<double>(dg));
+      const auto rd = perlin::fill_grid_deriv(gr, g, std::span<double>(dv), std::span<double>(dg));
       double lo = INFINITY, hi = -INFINITY;
       for (std::size_t i = 0; i < n; ++i) {
         const auto p = point_of(g, i);
@@ -229,6 +229,8 @@ TEST(GraphGrid, DoubleGridsAndDerivativeGridsAreEvalBitForBit) {
       }
       EXPECT_EQ(r.min, lo);
       EXPECT_EQ(r.max, hi);
+      EXPECT_EQ(rd.min, lo);
+      EXPECT_EQ(rd.max, hi);
     }
   }
   EXPECT_GT(checked, 300000);

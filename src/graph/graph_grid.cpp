@@ -139,27 +139,12 @@ class engine {
       }
     }
     // NaN never compares, so it is skipped (value_range's rule).
-    // Lane by lane (no reduction, so the compiler vectorises it), then across the lanes.
-    constexpr std::size_t k_lanes = 16;
-    T lo[k_lanes], hi[k_lanes];
-    std::fill(lo, lo + k_lanes, std::numeric_limits<T>::infinity());
-    std::fill(hi, hi + k_lanes, -std::numeric_limits<T>::infinity());
-    const T* v = out_.data();
-    const std::size_t full = n_ / k_lanes * k_lanes;
-    for (std::size_t i = 0; i < full; i += k_lanes) {
-      for (std::size_t j = 0; j < k_lanes; ++j) {
-        lo[j] = v[i + j] < lo[j] ? v[i + j] : lo[j];
-        hi[j] = v[i + j] > hi[j] ? v[i + j] : hi[j];
-      }
-    }
-    for (std::size_t i = full; i < n_; ++i) {
-      lo[0] = v[i] < lo[0] ? v[i] : lo[0];
-      hi[0] = v[i] > hi[0] ? v[i] : hi[0];
-    }
+    // The output filled whole (a field of a derivative grid): one pass over it.
+    if (ranges_.empty()) return range_of(0, n_);
     value_range<T> r;
-    for (std::size_t j = 0; j < k_lanes; ++j) {
-      r.min = lo[j] < r.min ? lo[j] : r.min;
-      r.max = hi[j] > r.max ? hi[j] : r.max;
+    for (const auto& c : ranges_) {
+      r.min = c.min < r.min ? c.min : r.min;
+      r.max = c.max > r.max ? c.max : r.max;
     }
     return r;
   }
@@ -296,6 +281,9 @@ class engine {
     }
     make_chunks();
     const std::size_t chunks = chunks_.size();
+    // The pass that writes the output finds each chunk's range while the chunk is in the cache.
+    const bool last_pass = in_pass[d_.plan.size() - 1];
+    if (last_pass) ranges_.assign(chunks, value_range<T>{});
     const unsigned threads =
         detail::thread_count(o_.threads, std::max<std::size_t>(1, n_ / k_samples_per_thread));
     detail::parallel_for(chunks, std::min<unsigned>(threads, static_cast<unsigned>(chunks)),
@@ -303,6 +291,7 @@ class engine {
                            std::vector<T> scratch(static_cast<std::size_t>(locals) * stride_);
                            for (std::size_t c = cb; c < ce; ++c) {
                              for (const std::size_t s : pass) run_step(s, c, scratch.data());
+                             if (last_pass) chunk_range(c);
                            }
                          });
   }
@@ -329,6 +318,35 @@ class engine {
   T* at(std::size_t s, std::size_t b, T* scratch) {
     const int l = local_[s];
     return l >= 0 ? scratch + static_cast<std::size_t>(l) * stride_ : values(s) + b;
+  }
+
+  /// The smallest and largest output value of a chunk: lane by lane (no reduction, so the
+  /// compiler vectorises it), then across the lanes. NaN never compares, so it is skipped.
+  void chunk_range(std::size_t c) { ranges_[c] = range_of(chunks_[c].first, chunks_[c].second); }
+
+  value_range<T> range_of(std::size_t b, std::size_t e) const {
+    constexpr std::size_t k_lanes = 16;
+    T lo[k_lanes], hi[k_lanes];
+    std::fill(lo, lo + k_lanes, std::numeric_limits<T>::infinity());
+    std::fill(hi, hi + k_lanes, -std::numeric_limits<T>::infinity());
+    const T* v = out_.data();
+    const std::size_t full = b + (e - b) / k_lanes * k_lanes;
+    for (std::size_t i = b; i < full; i += k_lanes) {
+      for (std::size_t j = 0; j < k_lanes; ++j) {
+        lo[j] = v[i + j] < lo[j] ? v[i + j] : lo[j];
+        hi[j] = v[i + j] > hi[j] ? v[i + j] : hi[j];
+      }
+    }
+    for (std::size_t i = full; i < e; ++i) {
+      lo[0] = v[i] < lo[0] ? v[i] : lo[0];
+      hi[0] = v[i] > hi[0] ? v[i] : hi[0];
+    }
+    value_range<T> r;
+    for (std::size_t j = 0; j < k_lanes; ++j) {
+      r.min = lo[j] < r.min ? lo[j] : r.min;
+      r.max = hi[j] > r.max ? hi[j] : r.max;
+    }
+    return r;
   }
 
   /// The chunks of a pass: runs of whole rows of one plane of a grid (a tile), or of samples.
@@ -528,7 +546,9 @@ class engine {
   std::vector<std::vector<T>> val_, grad_;
   std::vector<bool> done_;
   std::vector<std::pair<std::size_t, std::size_t>> chunks_;  ///< [begin, end) of each chunk
-  std::size_t stride_ = 0;                                   ///< a chunk's scratch size per step
+  std::size_t stride_ = 0;
+  std::vector<value_range<T>> ranges_;  ///< per chunk of the pass that writes the output ///< a
+                                        ///< chunk's scratch size per step
   std::vector<int> local_;  ///< per step: its scratch slot in the current pass, or -1
   std::vector<detail::node_kernel> kernels_;
 };

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 // Compiled for several x86 targets and chosen at load time, where the compiler can (GCC and
 // Clang on x86-64 Linux): the float curve's and terrace's gathers.
@@ -400,6 +401,7 @@ PERLIN_GRAPH_CLONES void run_kernel(const node_kernel& k, const T* const* in, st
       // libnoise's branches as selects: the band's ends and sources chosen, then one S-curve.
       const T one = 1, two = 2, three = 3;
       const T lo_lo = lower - f, lo_hi = lower + f, hi_lo = upper - f, hi_hi = upper + f;
+      const T inv_lo = one / (lo_hi - lo_lo), inv_hi = one / (hi_hi - hi_lo);
       for (std::size_t i = 0; i < count; ++i) {
         const T cv = c[i], av = a[i], bv = b[i];
         const bool outside = (cv < lo_lo) | !(cv < hi_hi);
@@ -409,7 +411,14 @@ PERLIN_GRAPH_CLONES void run_kernel(const node_kernel& k, const T* const* in, st
         const T to = first_band ? bv : av;
         const T lo = first_band ? lo_lo : hi_lo;
         const T hi = first_band ? lo_hi : hi_hi;
-        const T t = (cv - lo) / (hi - lo);
+        // Float: times the band's reciprocal (docs/graphs.md counts its rounding); double: the
+        // formula's division.
+        T t;
+        if constexpr (std::is_same_v<T, float>) {
+          t = (cv - lo) * (first_band ? inv_lo : inv_hi);
+        } else {
+          t = (cv - lo) / (hi - lo);
+        }
         const T alpha = (t * t * (three - two * t));
         const T band = ((one - alpha) * from) + (alpha * to);
         const T kept = inside ? bv : band;

@@ -184,7 +184,7 @@ struct rule {
       if (f > 0) {
         const double slope = 0.75 / f;  // SCurve3' <= 1.5 over a band 2 f wide
         o.l = std::max(a.l, b.l) + (a.b + b.b) * slope * ct.l;
-        o.t = std::max(a.t, b.t) + (a.b + b.b) * slope * tc + 8 * k_u * o.b;
+        o.t = std::max(a.t, b.t) + (a.b + b.b) * slope * tc + 16 * k_u * (a.b + b.b);
         o.g = std::max(a.g, b.g) + (a.b + b.b) * slope * ct.g;
         o.tg = std::max(a.tg, b.tg) + (a.g + b.g) * slope * tc + (a.t + b.t) * slope * ct.g +
                (a.b + b.b) * (slope * ct.tg + 1.5 / (f * f) * tc * ct.g) + 8 * k_u * o.g;
