@@ -105,6 +105,43 @@ TEST(CliGraphRender, PngsAndNormalMapsCarryTheGraphsRecipe) {
   }
 }
 
+TEST(CliGraphRender, EveryOutputTakesAGraph) {
+  const temp_dir d;
+  const std::string canonical = perlin::graph::from_text(k_graph).recipe();
+  const std::string r16 = "render -q --recipe '" + k_graph + "' ", g = r16 + "--size 32x16 ";
+  // Tiles share their edges (tile (1, 0) starts at the last column of tile (0, 0)).
+  ASSERT_EQ(run_perlin(g + "--tiles 2x1 -o " + q(d.path / "t_{x}_{y}.npy")).status, 0);
+  const auto t0 = perlin_test::npy_values(d.path / "t_0_0.npy");
+  const auto t1 = perlin_test::npy_values(d.path / "t_1_0.npy");
+  ASSERT_EQ(t0.size(), 32u * 16u);
+  ASSERT_EQ(t1.size(), t0.size());
+  for (std::size_t j = 0; j < 16; ++j) EXPECT_EQ(t0[j * 32 + 31], t1[j * 32]) << j;
+  // A volume's first slice is the image.
+  ASSERT_EQ(run_perlin(g + "-o " + q(d.path / "i.npy")).status, 0);
+  ASSERT_EQ(run_perlin(g + "--depth 3 -o " + q(d.path / "v.npy")).status, 0);
+  const auto image = perlin_test::npy_values(d.path / "i.npy");
+  const auto volume = perlin_test::npy_values(d.path / "v.npy");
+  ASSERT_EQ(volume.size(), 3 * image.size());
+  EXPECT_EQ(0, std::memcmp(image.data(), volume.data(), image.size() * sizeof(float)));
+  // Frames, loops, planets, cube maps, GeoTIFF, OpenEXR, a preset's relief: each renders and the
+  // files that carry a recipe carry the graph's.
+  for (const std::string& args :
+       {"--frames 2 -o " + q(d.path / "f_{frame}.png"),
+        "--frames 2 --loop -o " + q(d.path / "l_{frame}.png"),
+        "--projection equirect -o " + q(d.path / "e.png"),
+        "--projection cubemap --size 16x16 -o " + q(d.path / "c_{face}.png"),
+        "--crs EPSG:3857 -o " + q(d.path / "g.tif"), "-o " + q(d.path / "x.exr"),
+        "--preset terrain -o " + q(d.path / "r.png")}) {
+    const auto r = run_perlin((args.find("cubemap") != std::string::npos ? r16 : g) + args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  }
+  for (const char* file : {"f_0000.png", "e.png", "c_px.png", "g.tif", "x.exr", "r.png"}) {
+    const auto from = run_perlin("recipe --from " + q(d.path / file));
+    ASSERT_EQ(from.status, 0) << file << ": " << from.err;
+    EXPECT_EQ(from.out.rfind(canonical + "&", 0), 0u) << file << ": " << from.out;
+  }
+}
+
 TEST(CliGraphRender, RefusalsNameTheFlagOrTheNode) {
   const temp_dir d;
   const auto out = q(d.path / "x.png");
