@@ -7,16 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -28,7 +25,6 @@
 #include "perlin/gpu_grid.hpp"
 #include "perlin/grid.hpp"
 #include "perlin/image_io.hpp"
-#include "perlin/range.hpp"
 #include "perlin/shader.hpp"
 #include "perlin/targets.hpp"
 #include "perlin/tiff_writer.hpp"
