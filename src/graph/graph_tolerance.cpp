@@ -295,9 +295,8 @@ struct rule {
     } else {  // rotate-point: the largest row sum of |m|
       const std::vector<double>& m = n.state.derived;
       double norm = 1;
-      for (int r = 0; r < 3; ++r) {
-        norm =
-            std::max(norm, std::fabs(m[3 * r]) + std::fabs(m[3 * r + 1]) + std::fabs(m[3 * r + 2]));
+      for (std::size_t r = 0; r < 9; r += 3) {
+        norm = std::max(norm, std::fabs(m[r]) + std::fabs(m[r + 1]) + std::fabs(m[r + 2]));
       }
       out.dims = std::max(c.dims, 3);
       out.r = c.r * norm;
