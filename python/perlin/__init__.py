@@ -349,28 +349,38 @@ def _operand(x):
 
 def _compose(kind, *inputs, **params):
     """The graph of node `kind` over `inputs` (Fields or numbers), through the library's JSON
-    reader: each input's nodes (its graph's JSON; a field's one-node graph) renamed n0, n1, ...,
-    then the new node; parameters given as None are left to their defaults."""
-    nodes, ids = {}, []
+    reader: each input's nodes (its graph's JSON; a field's one-node graph) renamed n0, n1, ...
+    (equal nodes shared, so a field used twice is evaluated once per point), then the new node;
+    parameters given as None are left to their defaults."""
+    nodes, seen, ids = {}, {}, []
+
+    def put(node):  # a node equal to one already taken (same kind, inputs, parameters) is shared
+        key = json.dumps(node, sort_keys=True)
+        if key not in seen:
+            seen[key] = f"n{len(nodes)}"
+            nodes[seen[key]] = node
+        return seen[key]
+
     for x in inputs:
         if isinstance(x, Field):
             graph = json.loads(x._core._json)
-            rename = {old: f"n{len(nodes) + k}" for k, old in enumerate(graph["nodes"])}
-            for old, node in graph["nodes"].items():
-                node = dict(node)
-                if "inputs" in node:
-                    node["inputs"] = [rename[i] for i in node["inputs"]]
-                nodes[rename[old]] = node
+            rename, todo = {}, dict(graph["nodes"])
+            while todo:  # inputs first, so that each is renamed before its users
+                for old, node in list(todo.items()):
+                    if all(i in rename for i in node.get("inputs", [])):
+                        node = dict(node)
+                        if "inputs" in node:
+                            node["inputs"] = [rename[i] for i in node["inputs"]]
+                        rename[old] = put(node)
+                        del todo[old]
             ids.append(rename[graph["output"]])
         elif isinstance(x, numbers.Real) and not isinstance(x, bool):
-            ids.append(f"n{len(nodes)}")
-            nodes[ids[-1]] = {"node": "constant", "value": float(x)}
+            ids.append(put({"node": "constant", "value": float(x)}))
         else:
             raise TypeError(f"{kind}: inputs must be perlin.Field or numbers, got {type(x).__name__}")
     node = {"node": kind, "inputs": ids}
     node.update((k, v) for k, v in params.items() if v is not None)
-    out = f"n{len(nodes)}"
-    nodes[out] = node
+    out = put(node)
     return Field.from_recipe(json.dumps({"perlin": 2, "nodes": nodes, "output": out}))
 
 

@@ -88,6 +88,9 @@ def test_operators_are_the_graphs_nodes():
     assert_same_field(0.5 * a, g(f"perlin=2&out=s&{A}&c=constant&c.value=0.5&s=multiply&s.in=c,a"))
     assert_same_field(a + 1, g(f"perlin=2&out=s&{A}&c=constant&c.value=1&s=add&s.in=a,c"))
     assert_same_field(1 - a, g(f"perlin=2&out=s&{A}&c=constant&c.value=1&s=subtract&s.in=c,a"))
+    # A field used twice is one node (evaluated once per point).
+    assert_same_field(a * a, g(f"perlin=2&out=s&{A}&s=multiply&s.in=a,a"))
+    assert (abs(a) + a * 2).recipe.count("=field") == 1
     # Nested: graphs compose with graphs.
     assert_same_field(abs(a + b) * 0.25,
                       g(f"perlin=2&out=s&{A}&{B}&t=add&t.in=a,b&u=abs&u.in=t"
