@@ -1,9 +1,9 @@
 // Bulk evaluation of graphs (graph.hpp): whole uniform grids, derivative grids and batches of
-// points, in the shapes of grid.hpp's field versions. Each `field` node fills its own buffer
-// through the field's bulk calls (its SIMD routes; a field under a point transform through the
-// point batches at the points it sees), then the other nodes run over the buffers elementwise in
-// the graph's plan order, in float for float grids and double for double grids
-// (docs/graphs.md, "Bulk calls and tolerance").
+// points, in the shapes of grid.hpp's field versions. The graph runs over chunks of samples (a
+// grid's tiles of whole rows): each `field` node fills the chunk through the field's bulk calls
+// (its SIMD routes; a field under a point transform through the point batches at the points it
+// sees), then the other nodes run over it elementwise in the graph's plan order, in float for
+// float grids and double for double grids (docs/graphs.md, "Bulk calls and tolerance").
 //
 // Double results are graph::eval's bit for bit (the fields' double bulk calls are field::eval's
 // and every node runs its documented formula in its order). Float results lie within
