@@ -86,9 +86,9 @@ TEST(GraphField, AVersionOneRecipeAndAOneFieldGraphAreThatField) {
   const perlin::field one = perlin::field_from_text(perlin::graph(spec).recipe(), &spec);
   EXPECT_EQ(one.graph(), nullptr);
   const double p[3] = {0.3, -1.7, 2.25};
-  EXPECT_TRUE(same_bits(one.eval(std::span<const double>(p)),
-                        perlin::make_field(perlin::spec_from_recipe(v1)).eval(
-                            std::span<const double>(p))));
+  EXPECT_TRUE(
+      same_bits(one.eval(std::span<const double>(p)),
+                perlin::make_field(perlin::spec_from_recipe(v1)).eval(std::span<const double>(p))));
 }
 
 const char* const k_terrain =

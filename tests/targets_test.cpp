@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "bulk/self_check.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/perlin.hpp"
-#include "bulk/self_check.hpp"
 
 namespace {
 

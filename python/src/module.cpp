@@ -612,8 +612,7 @@ PYBIND11_MODULE(_perlin, m) {
         if (kw.size() == 1 && kw.contains("_recipe")) {
           perlin::field_spec s;
           std::vector<std::pair<std::string, std::string>> skipped;
-          perlin::field f =
-              perlin::field_from_text(to_str(kw["_recipe"], "recipe"), &s, &skipped);
+          perlin::field f = perlin::field_from_text(to_str(kw["_recipe"], "recipe"), &s, &skipped);
           if (const std::string w = perlin::recipe_skipped_warning(skipped); !w.empty()) {
             if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
           }
@@ -623,7 +622,8 @@ PYBIND11_MODULE(_perlin, m) {
         perlin::field f = perlin::make_field(s);
         return py_field{std::move(f), std::move(s)};
       }))
-      .def_property_readonly("_is_graph", [](const py_field& f) { return f.field.graph() != nullptr; })
+      .def_property_readonly("_is_graph",
+                             [](const py_field& f) { return f.field.graph() != nullptr; })
       .def_property_readonly("_kwargs",
                              [](const py_field& f) {
                                py::dict kw;
@@ -655,8 +655,9 @@ PYBIND11_MODULE(_perlin, m) {
            [](const py_field& f, std::uint64_t seed) {
              // The same field with another seed, through the option table's own setter.
              if (f.field.graph() != nullptr)
-               throw py::value_error("seed: this field is a graph: its seeds are its nodes' "
-                                     "(set them in its recipe, docs/graphs.md)");
+               throw py::value_error(
+                   "seed: this field is a graph: its seeds are its nodes' "
+                   "(set them in its recipe, docs/graphs.md)");
              py_field g{f.field, f.spec};
              g.spec.set("seed", std::to_string(seed));
              g.field = perlin::make_field(g.spec);

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "bulk/self_check.hpp"
 #include "detail/error.hpp"
 #include "detail/kernel_registry.hpp"
 #include "perlin/error.hpp"
-#include "bulk/self_check.hpp"
 
 namespace perlin {
 

@@ -1,5 +1,5 @@
-// The error funnel (src/core/error.cpp): every error of the library and of perlin::image passes here,
-// so every message has the shape "<parameter>: <what is wrong>" and builds without exceptions
+// The error funnel (src/core/error.cpp): every error of the library and of perlin::image passes
+// here, so every message has the shape "<parameter>: <what is wrong>" and builds without exceptions
 // (-fno-exceptions) reach the handler (perlin::set_error_handler) instead of a throw.
 #pragma once
 
