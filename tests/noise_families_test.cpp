@@ -21,7 +21,7 @@
 
 #include "detail/cellular.hpp"
 #include "detail/libnoise_voronoi.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/opensimplex2.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"

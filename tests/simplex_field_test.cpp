@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/rotation.hpp"
 #include "detail/simplex.hpp"
 #include "detail/splitmix64.hpp"

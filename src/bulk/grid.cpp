@@ -16,7 +16,7 @@
 #include "detail/error.hpp"
 #include "detail/grid_plan.hpp"
 #include "detail/kernel_registry.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "detail/rotation.hpp"

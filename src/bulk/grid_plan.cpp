@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "bulk/plans.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
-#include "detail/warp.hpp"
+#include "field/warp_displacement.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin {
@@ -215,7 +215,7 @@ detail::warp_plan detail::make_warp_plan(const field& f, std::size_t dims, bool 
 
 detail::bulk_route detail::route_of(const field& f, bulk_call call, std::size_t dims,
                                     std::size_t row_length) {
-  // Noise kinds without SIMD kernels (simplex noise, detail/noise_kinds.hpp): field::eval per
+  // Noise kinds without SIMD kernels (simplex noise, noise/noise_kinds.hpp): field::eval per
   // sample.
   if (!detail::noise_kind_of(f.kind()).simd) return bulk_route::scalar;
   // The eroded fractal needs every octave's gradient: the sample kernel computes it, so float

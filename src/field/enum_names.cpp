@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/field.hpp"
 #include "perlin/option_table.hpp"

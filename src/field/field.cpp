@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
-#include "detail/warp.hpp"
+#include "field/warp_displacement.hpp"
 #include "perlin/error.hpp"
 #include "perlin/graph.hpp"
 #include "perlin/graph_grid.hpp"

@@ -10,7 +10,7 @@
 
 #include "detail/dims.hpp"
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "perlin/error.hpp"
 

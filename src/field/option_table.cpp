@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
 #include "perlin/lattice.hpp"

@@ -6,10 +6,10 @@
 #include <string>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
-#include "detail/warp.hpp"
+#include "field/warp_displacement.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
 

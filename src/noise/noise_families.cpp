@@ -7,7 +7,7 @@
 #include <string>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/option_table.hpp"
 #include "runtime/text.hpp"

@@ -1,6 +1,6 @@
-// The noise kinds, one row each (detail/noise_kinds.hpp says what a row holds and what adding a
+// The noise kinds, one row each (noise/noise_kinds.hpp says what a row holds and what adding a
 // kind touches).
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 
 #include <array>
 #include <cmath>

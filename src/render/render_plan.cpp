@@ -13,7 +13,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/graph.hpp"
 #include "perlin/option_table.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
-#include "detail/noise_kinds.hpp"
+#include "noise/noise_kinds.hpp"
 #include "detail/rotation.hpp"
 #include "detail/simplex.hpp"
 #include "shader/program.hpp"

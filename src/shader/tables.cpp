@@ -11,7 +11,7 @@
 #include "detail/octaves.hpp"
 #include "detail/primitives.hpp"
 #include "detail/simplex.hpp"
-#include "detail/warp.hpp"
+#include "field/warp_displacement.hpp"
 #include "detail/wrap.hpp"
 
 namespace perlin::detail {
