@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,8 +26,16 @@ enum class shader_language {
             ///< or standalone program (docs/gpu.md)
 };
 
-/// "glsl", "glsl-es", "hlsl", "wgsl", "js"; parse_shader_language throws perlin::invalid_argument
-/// naming `lang` for another.
+/// One row per language: its name and what it is for (`perlin shader --lang`, the C API, npm).
+struct shader_language_info {
+  shader_language language;
+  std::string_view name;
+  std::string_view use;
+};
+/// Every language, in the enum's order.
+[[nodiscard]] std::span<const shader_language_info> shader_languages() noexcept;
+/// A language by its row's name ("glsl", "glsl-es", "hlsl", "wgsl", "js"); throws
+/// perlin::invalid_argument naming `lang` and listing the names for another.
 [[nodiscard]] shader_language parse_shader_language(std::string_view name);
 /// "float" (false) or "double" (true): shader_options::double_precision by name; throws
 /// perlin::invalid_argument naming `precision` for another.

@@ -44,15 +44,26 @@ double shader_float_tolerance(const field& f) noexcept {
   return 16 * bound;
 }
 
+std::span<const shader_language_info> shader_languages() noexcept {
+  static constexpr shader_language_info k_rows[] = {
+      {shader_language::glsl, "glsl", "desktop OpenGL 4.3 / Vulkan GLSL"},
+      {shader_language::glsl_es, "glsl-es", "GLSL ES 3.00 (WebGL2)"},
+      {shader_language::hlsl, "hlsl", "HLSL (Direct3D, Unity, Unreal)"},
+      {shader_language::wgsl, "wgsl", "WGSL (WebGPU)"},
+      {shader_language::js, "js", "JavaScript, double only (the npm package's single calls)"},
+  };
+  return k_rows;
+}
+
 shader_language parse_shader_language(std::string_view name) {
-  if (name == "glsl") return shader_language::glsl;
-  if (name == "glsl-es") return shader_language::glsl_es;
-  if (name == "hlsl") return shader_language::hlsl;
-  if (name == "wgsl") return shader_language::wgsl;
-  if (name == "js") return shader_language::js;
+  std::string names;
+  for (const auto& row : shader_languages()) {
+    if (row.name == name) return row.language;
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
+  }
   std::string what = "'";  // appended: GCC 12 at -O3 warns falsely (-Wrestrict) on "'" + string
   what += name;
-  what += "' is not glsl, glsl-es, hlsl, wgsl or js";
+  what += "' is not one of: " + names;
   detail::throw_invalid("lang", what);
 }
 

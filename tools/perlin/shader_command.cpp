@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "noise_flags.hpp"
 #include "perlin/error.hpp"
@@ -27,10 +28,15 @@ void add_shader_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand(
       "shader",
       "Write shader code that computes the field on the GPU: perlin_field(p) (docs/gpu.md)");
-  cmd->add_option(
-         "--lang", f->lang,
-         "Shader language: glsl (desktop), glsl-es (WebGL2), hlsl (Direct3D) or wgsl (WebGPU)")
-      ->check(CLI::IsMember({"glsl", "glsl-es", "hlsl", "wgsl"}));
+  // The languages are the library's rows (perlin::shader_languages).
+  std::string lang_help = "Shader language:";
+  std::vector<std::string> lang_names;
+  for (const auto& row : perlin::shader_languages()) {
+    lang_help += (lang_names.empty() ? " " : ", ") + std::string(row.name) + " (" +
+                 std::string(row.use) + ")";
+    lang_names.emplace_back(row.name);
+  }
+  cmd->add_option("--lang", f->lang, lang_help)->check(CLI::IsMember(lang_names));
   cmd->add_option("--precision", f->precision,
                   "float, or double (GLSL 4.00+: bit for bit the CPU's double path)")
       ->check(CLI::IsMember({"float", "double"}));
