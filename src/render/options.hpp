@@ -63,6 +63,10 @@ using option_pairs = std::vector<std::pair<std::string, std::string>>;
 /// perlin::invalid_argument or perlin::unknown_option naming the pair.
 void apply_options(perlin::field_spec& spec, const option_pairs& pairs);
 
+/// Whether a recipe's text is a graph (docs/graphs.md): JSON, or a recipe of another version than
+/// 1 (a version-1 recipe is a field's, which field options given beside it may override).
+[[nodiscard]] bool recipe_is_graph(std::string_view text);
+
 /// Whether `pairs` names the field option `name` (or its alias).
 [[nodiscard]] bool names(const option_pairs& pairs, std::string_view name);
 

@@ -541,14 +541,7 @@ namespace {
 /// whose fields carry their own options, with the render settings it carries applied where not
 /// given; nullopt for a version-1 recipe (which field options may override) or none.
 std::optional<perlin::field> graph_of(render_options& o, perlin::field_spec& spec) {
-  const std::size_t at = o.recipe.find_first_not_of(" \t\r\n?");
-  const std::string_view t = at == std::string::npos ? "" : std::string_view(o.recipe).substr(at);
-  if (t.empty() ||
-      (t[0] != '{' &&
-       (t.rfind("perlin=", 0) != 0 ||
-        (t.rfind("perlin=1", 0) == 0 &&
-         (t.size() == 8 || std::string_view("& \t\r\n").find(t[8]) != std::string_view::npos)))))
-    return std::nullopt;
+  if (!recipe_is_graph(o.recipe)) return std::nullopt;
   if (!o.field.empty())
     bad_setting(o.field[0].first,
                 "a graph's fields take their options in the graph (ID.NAME=VALUE), not as flags");

@@ -79,16 +79,6 @@ void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults) 
       ->type_name("TEXT");
 }
 
-bool recipe_is_graph(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n?");
-  if (first == std::string_view::npos) return false;
-  const std::string_view rest = text.substr(first);
-  return rest[0] == '{' || (rest.rfind("perlin=", 0) == 0 &&
-                            !(rest.rfind("perlin=1", 0) == 0 &&
-                              (rest.size() == 8 || std::string_view("& \t\r\n").find(rest[8]) !=
-                                                       std::string_view::npos)));
-}
-
 perlin::field_spec spec_of(const field_flags& flags, std::vector<std::string>& warnings) {
   perlin::field_spec spec;
   if (!flags.recipe.empty()) {

@@ -24,10 +24,6 @@ struct field_flags {
 /// preset's.
 void add_field_options(CLI::App& app, field_flags& flags, bool preset_defaults = false);
 
-/// Whether a --recipe is a graph (docs/graphs.md): JSON, or a recipe of another version than 1
-/// (a version-1 recipe is a field's, which the flags may override).
-[[nodiscard]] bool recipe_is_graph(std::string_view text);
-
 /// The field given by a command's flags: the recipe's field options (render settings in it are
 /// refused unless `others` takes them), then the flags, which override it; `warnings` receives
 /// "--octaves overrides the recipe's octaves=8" and the table's unused-option warnings.
