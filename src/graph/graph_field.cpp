@@ -1,12 +1,25 @@
 // A graph as a field (field::of_graph) and the one reader of recipes that the fronts share
 // (graph.hpp, field_from_text).
+#include <string_view>
+#include <utility>
+
 #include "perlin/field_spec.hpp"
 #include "perlin/graph.hpp"
+#include "perlin/option_table.hpp"
 
 namespace perlin {
 
 field field_from_text(std::string_view text, field_spec* spec,
                       std::vector<std::pair<std::string, std::string>>* skipped) {
+  // A version-1 recipe is read as a field's, so its errors name the option as they always did
+  // (a graph would name its one node: "f.frequency: ...").
+  constexpr std::string_view v1 = "perlin=1";
+  if (text.starts_with(v1) && (text.size() == v1.size() || text[v1.size()] == '&')) {
+    field_spec s = spec_from_recipe(text, skipped);
+    field f = make_field(s);
+    if (spec != nullptr) *spec = std::move(s);
+    return f;
+  }
   const graph g = graph::from_text(text, skipped);
   if (const field_spec* single = g.single_field()) {
     field f = make_field(*single);
