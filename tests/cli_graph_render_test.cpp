@@ -157,6 +157,25 @@ TEST(CliGraphRender, RefusalsNameTheFlagOrTheNode) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("tileable"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d.path / "x.png"));
+  // Every bad graph of bad_graphs.txt, in eval, render and recipe: the library's message.
+  std::ifstream in(std::string(PERLIN_TEST_DATA) + "/bad_graphs.txt");
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t tab = line.find('\t');
+    const std::string recipe = line.substr(0, tab), message = line.substr(tab + 1);
+    const auto file = d.path / "bad.recipe";
+    std::ofstream(file) << recipe;
+    for (const std::string& cmd :
+         {std::string("eval"), "render -o " + out, std::string("recipe")}) {
+      r = run_perlin(cmd + " --recipe @" + q(file), "0 0\n");
+      EXPECT_NE(r.status, 0) << cmd << " " << recipe;
+      EXPECT_NE(r.err.find(message), std::string::npos) << cmd << " " << recipe << ": " << r.err;
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 15);
+  EXPECT_FALSE(fs::exists(d.path / "x.png"));
 }
 
 TEST(CliGraphRender, RecipeJsonAndAtFile) {

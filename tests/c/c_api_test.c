@@ -293,6 +293,28 @@ static void check_graphs(const char* recipes_path) {
     fprintf(stderr, "a cycle: %s\n", perlin_last_error());
     ++failures;
   }
+  /* bad_graphs.txt (graph TAB the text the library's message contains): each refused by name. */
+  beside(recipes_path, "bad_graphs.txt", path, sizeof path);
+  in = fopen(path, "r");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  cases = 0;
+  while (fgets(line, sizeof line, in) != NULL) {
+    char* tab = strchr(line, '\t');
+    if (line[0] == '#' || tab == NULL) continue;
+    *tab = '\0';
+    tab[strcspn(tab + 1, "\n") + 1] = '\0';
+    bad = perlin_field_from_recipe(line);
+    CHECK(bad == NULL);
+    if (strstr(perlin_last_error(), tab + 1) == NULL) {
+      fprintf(stderr, "%s: '%s', want '%s'\n", line, perlin_last_error(), tab + 1);
+      ++failures;
+    }
+    perlin_field_free(bad);
+    ++cases;
+  }
+  fclose(in);
+  CHECK(cases >= 15);
 }
 
 /* Stefan Gustavson's simplex noise through the recipe noise=simplex: the first rows of

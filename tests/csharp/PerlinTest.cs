@@ -241,6 +241,16 @@ public static class PerlinTest
         Check(graphs >= 30, "30 graphs");
         try { Perlin.FromRecipe("perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a"); Check(false, "a cycle is refused"); }
         catch (PerlinException e) { Check(e.Message.Contains("b.in: a cycle: a -> b -> a"), e.Message); }
+        int bad = 0;
+        foreach (var line in File.ReadAllLines(Path.Combine(data, "bad_graphs.txt")))
+        {
+            if (line.StartsWith("#")) continue;
+            var parts = line.Split('\t');
+            try { Perlin.FromRecipe(parts[0]); Check(false, "refused: " + parts[0]); }
+            catch (PerlinException e) { Check(e.Message.Contains(parts[1]), parts[0] + ": " + e.Message); }
+            ++bad;
+        }
+        Check(bad >= 15, "15 bad graphs");
         try { Perlin.FromRecipe("perlin=1&octave=3"); Check(false, "a bad recipe is refused"); }
         catch (PerlinException e) { Check(e.Message.Contains("did you mean 'octaves'"), e.Message); }
         using (var p = new Perlin())

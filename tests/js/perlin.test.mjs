@@ -138,6 +138,16 @@ test("the graphs of graphs.txt: value and gradient bit for bit, each written bac
   });
 });
 
+test("bad graphs (bad_graphs.txt) are refused with the library's message", () => {
+  let n = 0;
+  for (const line of rows("bad_graphs.txt")) {
+    const [recipe, message] = line.split("\t");
+    assert.throws(() => Field.fromRecipe(recipe), (e) => e.message.includes(message), recipe);
+    ++n;
+  }
+  assert.ok(n >= 15);
+});
+
 test("options by name or in camelCase, with the library's warnings", () => {
   const a = new Field({ seed: 7, fractal: "ridged", "warp-amplitude": 0.5, warp: "progressive" });
   const b = new Field({ seed: 7, fractal: "ridged", warpAmplitude: 0.5, warp: "progressive" });

@@ -200,6 +200,16 @@ end
 check(graphs >= 30, "30 graphs")
 ok, err = pcall(perlin.from_recipe, "perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a")
 check(not ok and tostring(err):find("b.in: a cycle: a -> b -> a", 1, true), "a cycle: " .. tostring(err))
+local bad = 0
+for line in io.lines(data .. "/bad_graphs.txt") do
+  if line:sub(1, 1) ~= "#" then
+    local recipe, message = line:match("^([^\t]+)\t(.+)$")
+    ok, err = pcall(perlin.from_recipe, recipe)
+    check(not ok and tostring(err):find(message, 1, true), recipe .. ": " .. tostring(err))
+    bad = bad + 1
+  end
+end
+check(bad >= 15, "15 bad graphs")
 
 -- The locale: one installed whose decimal point is ',', or one generated with localedef (glibc's
 -- LOCPATH) for a run of this file in it; skipped, and said, where neither is possible.

@@ -57,6 +57,19 @@ def test_a_cycle_is_refused_naming_the_node():
         perlin.Field.from_recipe("perlin=2&out=a&a=add&a.in=b,b&b=abs&b.in=a")
 
 
+def test_bad_graphs_are_refused_with_the_librarys_message(test_data):
+    n = 0
+    for line in (test_data / "bad_graphs.txt").read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        recipe, message = line.split("\t")
+        with pytest.raises(ValueError) as e:
+            perlin.Field.from_recipe(recipe)
+        assert message in str(e.value), (recipe, str(e.value))
+        n += 1
+    assert n >= 15
+
+
 # Composition: the operators assemble graphs whose values are those of the same graph written by
 # hand as a recipe (the library's graph::eval), bit for bit, gradients included.
 POINTS = [(0.3, 0.7), (-4.25, 11.5), (13.1, -2.6)]
