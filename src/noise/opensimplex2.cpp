@@ -51,9 +51,9 @@ struct lattice_point {
   double jacobian[4][4];  // d q[i] / d p[j], the exact (double) derivative of the variant's map
 };
 
-lattice_point to_lattice(const family& f, os2_variant v, const double* p) noexcept {
+lattice_point to_lattice2([[maybe_unused]] const family& f, os2_variant v,
+                          const double* p) noexcept {
   lattice_point l{};
-  auto& j = l.jacobian;
   switch (v) {
     case os2_variant::noise2: {
       const double x = p[0], y = p[1];
@@ -69,6 +69,16 @@ lattice_point to_lattice(const family& f, os2_variant v, const double* p) noexce
       l = {2, {yy + xx, yy - xx}, {{k_root2over2, c}, {-k_root2over2, c}}};
       return l;
     }
+    default:
+      break;
+  }
+  return l;
+}
+
+lattice_point to_lattice3(const family& f, os2_variant v, const double* p) noexcept {
+  lattice_point l{};
+  auto& j = l.jacobian;
+  switch (v) {
     case os2_variant::noise3_improve_xy: {
       const double x = p[0], y = p[1], z = p[2];
       const double o = k_unskew_2d;
@@ -108,6 +118,16 @@ lattice_point to_lattice(const family& f, os2_variant v, const double* p) noexce
         for (int b = 0; b < 3; ++b) j[a][b] = k_fallback_rotate_3d - (a == b ? 1.0 : 0.0);
       return l;
     }
+    default:
+      break;
+  }
+  return l;
+}
+
+lattice_point to_lattice4(const family& f, os2_variant v, const double* p) noexcept {
+  lattice_point l{};
+  auto& j = l.jacobian;
+  switch (v) {
     case os2_variant::noise4_improve_xyz_improve_xy: {
       const double x = p[0], y = p[1], z = p[2], w = p[3];
       const double xy = x + y;
@@ -179,6 +199,18 @@ lattice_point to_lattice(const family& f, os2_variant v, const double* p) noexce
         for (int b = 0; b < 4; ++b) j[a][b] = static_cast<double>(f.skew_4d) + (a == b ? 1.0 : 0.0);
       return l;
     }
+  }
+  return l;
+}
+
+lattice_point to_lattice(const family& f, os2_variant v, const double* p) noexcept {
+  switch (os2_dims(v)) {
+    case 2:
+      return to_lattice2(f, v, p);
+    case 3:
+      return to_lattice3(f, v, p);
+    default:
+      return to_lattice4(f, v, p);
   }
 }
 
