@@ -200,17 +200,12 @@ gpu_grid::~gpu_grid() {
 
 std::string gpu_grid::renderer() const { return s_->renderer; }
 
-void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
-  if (f.graph() != nullptr) {
-    throw invalid_argument(error_kind::value, "device",
-                           "a graph has no shader yet: render it on the CPU (--device cpu)");
-  }
-  const std::size_t n = g.size();  // validates dims and counts
-  if (out.size() != n) {
-    throw invalid_argument(
-        error_kind::size, "out",
-        "holds " + std::to_string(out.size()) + " values, the grid " + std::to_string(n));
-  }
+namespace {
+
+/// The compute program of `f` on `g` (`split`: the split form, else the plain program). The
+/// split form where the field has it; else the plain program where its float coordinates keep
+/// the bound; refused with the reason otherwise.
+std::string program_for(const field& f, const grid& g, bool& split) {
   // The largest magnitude of a coordinate on each axis (a grid's extremes are its corners).
   double reach2 = 0, widest = 0;
   for (std::size_t a = 0; a < g.dims; ++a) {
@@ -230,7 +225,7 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
                                        .derivatives = false,
                                        .split = true,
                                        .standalone = false});
-  const bool split = text.find("perlin_field_split(") != std::string::npos;
+  split = text.find("perlin_field_split(") != std::string::npos;
   if (split) {
     if (widest >= k_max_split_coordinate) {
       throw invalid_argument(error_kind::value, "grid",
@@ -267,6 +262,24 @@ void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
                              .split = false,
                              .standalone = true});
   }
+  return text;
+}
+
+}  // namespace
+
+void gpu_grid::fill(const field& f, const grid& g, std::span<float> out) {
+  if (f.graph() != nullptr) {
+    throw invalid_argument(error_kind::value, "device",
+                           "a graph has no shader yet: render it on the CPU (--device cpu)");
+  }
+  const std::size_t n = g.size();  // validates dims and counts
+  if (out.size() != n) {
+    throw invalid_argument(
+        error_kind::size, "out",
+        "holds " + std::to_string(out.size()) + " values, the grid " + std::to_string(n));
+  }
+  bool split = false;
+  const std::string text = program_for(f, g, split);
   state& s = *s_;
   const std::lock_guard lock(s.m);
   const state::current c(s);
