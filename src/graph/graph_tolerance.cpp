@@ -53,6 +53,11 @@ double field_slope(const graph_node_data& n) {
 }
 
 struct rule {
+  struct node_state_view {
+    const graph_node_data& n;
+    double number(std::size_t i) const { return n.state.params[i].number; }
+  };
+
   const graph_data& d;
   double bound;
   std::vector<bounds> at;
@@ -116,39 +121,9 @@ struct rule {
       o.t += static_cast<double>(count - 1) * k_u * o.b;
       o.tg += static_cast<double>(count - 1) * k_u * o.g;
     } else if (kind == "multiply") {
-      o = in(st, 0);
-      for (std::size_t k = 1; k < count; ++k) {
-        const bounds& a = in(st, k);
-        const bounds x = o;
-        o.b = x.b * a.b;
-        o.l = x.l * a.b + x.b * a.l;
-        o.t = x.b * a.t + a.b * x.t + x.t * a.t + k_u * o.b;
-        o.g = x.g * a.b + x.b * a.g;
-        o.tg = x.tg * a.b + x.g * a.t + x.b * a.tg + x.t * a.g + x.t * a.tg + x.tg * a.t +
-               3 * k_u * o.g;
-      }
+      product(st, count, o);
     } else if (kind == "min" || kind == "max" || kind == "smooth-min" || kind == "smooth-max") {
-      const bool soft = kind == "smooth-min" || kind == "smooth-max";
-      const double k = soft ? p.number(0) : 0.0;
-      double sum_g = 0, sum_t = 0;
-      for (std::size_t j = 0; j < count; ++j) {
-        const bounds& a = in(st, j);
-        o.b = std::max(o.b, a.b);
-        o.l = std::max(o.l, a.l);
-        o.t = std::max(o.t, a.t);
-        o.g = std::max(o.g, a.g);
-        o.tg = std::max(o.tg, a.tg);
-        sum_g += a.g;
-        sum_t += a.t;
-      }
-      if (soft) {
-        // Each fold adds at most k / 6; its weights move by at most 1/k per unit of a - b.
-        o.b += static_cast<double>(count - 1) * k / 6.0;
-        o.t += static_cast<double>(count - 1) * 8 * k_u * (o.b + k);
-        o.tg += static_cast<double>(count - 1) * (sum_g * 2 * sum_t / k + 4 * k_u * o.g);
-      } else {
-        smooth = false;
-      }
+      extremum(st, count, kind == "smooth-min" || kind == "smooth-max", p, o);
     } else if (kind == "abs" || kind == "invert") {
       o = in(st, 0);
       if (kind == "abs") smooth = false;
@@ -167,35 +142,85 @@ struct rule {
     } else if (kind == "exponent") {
       exponent(st, p.number(0), o);
     } else if (kind == "blend") {
-      const bounds &a = in(st, 0), &b = in(st, 1), &ct = in(st, 2);
-      const double alpha = (ct.b + 1) / 2;  // |alpha|; |1 - alpha| <= 1 + alpha
-      o.b = (1 + alpha) * a.b + alpha * b.b;
-      o.l = (1 + alpha) * a.l + alpha * b.l + (a.b + b.b) * ct.l / 2;
-      o.t = (1 + alpha) * a.t + alpha * b.t + (a.b + b.b) * (ct.t + k_u * (ct.b + 1)) / 2 +
-            8 * k_u * o.b;
-      o.g = (1 + alpha) * a.g + alpha * b.g + (a.b + b.b) * ct.g / 2;
-      o.tg = (1 + alpha) * a.tg + alpha * b.tg + (a.g + b.g) * ct.t / 2 + (a.t + b.t) * ct.g / 2 +
-             (a.b + b.b) * ct.tg / 2 + 8 * k_u * o.g;
+      blend(st, o);
     } else if (kind == "select") {
-      const bounds &a = in(st, 0), &b = in(st, 1), &ct = in(st, 2);
-      const double f = n.state.derived[0];
-      o.b = std::max(a.b, b.b);
-      const double tc = ct.t + 4 * k_u * (ct.b + std::fabs(p.number(0)) + std::fabs(p.number(1)));
-      if (f > 0) {
-        const double slope = 0.75 / f;  // SCurve3' <= 1.5 over a band 2 f wide
-        o.l = std::max(a.l, b.l) + (a.b + b.b) * slope * ct.l;
-        o.t = std::max(a.t, b.t) + (a.b + b.b) * slope * tc + 16 * k_u * (a.b + b.b);
-        o.g = std::max(a.g, b.g) + (a.b + b.b) * slope * ct.g;
-        o.tg = std::max(a.tg, b.tg) + (a.g + b.g) * slope * tc + (a.t + b.t) * slope * ct.g +
-               (a.b + b.b) * (slope * ct.tg + 1.5 / (f * f) * tc * ct.g) + 8 * k_u * o.g;
-      } else {
-        o.l = k_inf;
-        // A control that is not exact may take the other branch: a jump of up to |a| + |b|.
-        o.t = ct.t > 0 ? std::max(a.t, b.t) + a.b + b.b : std::max(a.t, b.t);
-        smooth = false;
-      }
+      select(st, n, p, o);
     } else if (kind == "curve" || kind == "terrace") {
       piecewise(st, n, o);
+    }
+  }
+
+  /// multiply: the product rule over the inputs in order.
+  void product(const plan_step& st, std::size_t count, bounds& o) {
+    o = in(st, 0);
+    for (std::size_t k = 1; k < count; ++k) {
+      const bounds& a = in(st, k);
+      const bounds x = o;
+      o.b = x.b * a.b;
+      o.l = x.l * a.b + x.b * a.l;
+      o.t = x.b * a.t + a.b * x.t + x.t * a.t + k_u * o.b;
+      o.g = x.g * a.b + x.b * a.g;
+      o.tg =
+          x.tg * a.b + x.g * a.t + x.b * a.tg + x.t * a.g + x.t * a.tg + x.tg * a.t + 3 * k_u * o.g;
+    }
+  }
+
+  /// min, max and their smooth forms (soft: smooth-min, smooth-max).
+  void extremum(const plan_step& st, std::size_t count, bool soft, const node_state_view& p,
+                bounds& o) {
+    const double k = soft ? p.number(0) : 0.0;
+    double sum_g = 0, sum_t = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+      const bounds& a = in(st, j);
+      o.b = std::max(o.b, a.b);
+      o.l = std::max(o.l, a.l);
+      o.t = std::max(o.t, a.t);
+      o.g = std::max(o.g, a.g);
+      o.tg = std::max(o.tg, a.tg);
+      sum_g += a.g;
+      sum_t += a.t;
+    }
+    if (soft) {
+      // Each fold adds at most k / 6; its weights move by at most 1/k per unit of a - b.
+      o.b += static_cast<double>(count - 1) * k / 6.0;
+      o.t += static_cast<double>(count - 1) * 8 * k_u * (o.b + k);
+      o.tg += static_cast<double>(count - 1) * (sum_g * 2 * sum_t / k + 4 * k_u * o.g);
+    } else {
+      smooth = false;
+    }
+  }
+
+  /// blend: libnoise's (1 - alpha) a + alpha b with alpha = (control + 1) / 2.
+  void blend(const plan_step& st, bounds& o) {
+    const bounds &a = in(st, 0), &b = in(st, 1), &ct = in(st, 2);
+    const double alpha = (ct.b + 1) / 2;  // |alpha|; |1 - alpha| <= 1 + alpha
+    o.b = (1 + alpha) * a.b + alpha * b.b;
+    o.l = (1 + alpha) * a.l + alpha * b.l + (a.b + b.b) * ct.l / 2;
+    o.t = (1 + alpha) * a.t + alpha * b.t + (a.b + b.b) * (ct.t + k_u * (ct.b + 1)) / 2 +
+          8 * k_u * o.b;
+    o.g = (1 + alpha) * a.g + alpha * b.g + (a.b + b.b) * ct.g / 2;
+    o.tg = (1 + alpha) * a.tg + alpha * b.tg + (a.g + b.g) * ct.t / 2 + (a.t + b.t) * ct.g / 2 +
+           (a.b + b.b) * ct.tg / 2 + 8 * k_u * o.g;
+  }
+
+  /// select: the S-curve edge over the falloff band, or a jump without falloff.
+  void select(const plan_step& st, const graph_node_data& n, const node_state_view& p, bounds& o) {
+    const bounds &a = in(st, 0), &b = in(st, 1), &ct = in(st, 2);
+    const double f = n.state.derived[0];
+    o.b = std::max(a.b, b.b);
+    const double tc = ct.t + 4 * k_u * (ct.b + std::fabs(p.number(0)) + std::fabs(p.number(1)));
+    if (f > 0) {
+      const double slope = 0.75 / f;  // SCurve3' <= 1.5 over a band 2 f wide
+      o.l = std::max(a.l, b.l) + (a.b + b.b) * slope * ct.l;
+      o.t = std::max(a.t, b.t) + (a.b + b.b) * slope * tc + 16 * k_u * (a.b + b.b);
+      o.g = std::max(a.g, b.g) + (a.b + b.b) * slope * ct.g;
+      o.tg = std::max(a.tg, b.tg) + (a.g + b.g) * slope * tc + (a.t + b.t) * slope * ct.g +
+             (a.b + b.b) * (slope * ct.tg + 1.5 / (f * f) * tc * ct.g) + 8 * k_u * o.g;
+    } else {
+      o.l = k_inf;
+      // A control that is not exact may take the other branch: a jump of up to |a| + |b|.
+      o.t = ct.t > 0 ? std::max(a.t, b.t) + a.b + b.b : std::max(a.t, b.t);
+      smooth = false;
     }
   }
 
@@ -304,11 +329,6 @@ struct rule {
       child_norm[ci] = norm;
     }
   }
-
-  struct node_state_view {
-    const graph_node_data& n;
-    double number(std::size_t i) const { return n.state.params[i].number; }
-  };
 };
 
 /// The rule for points of 1 to 4 coordinates, the largest (the fields' bounds depend on it).
