@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "detail/error.hpp"
+#include "field/recipe_text.hpp"
 #include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
@@ -327,12 +328,19 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
+}  // namespace
+
+namespace detail {
+
+namespace {
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
+
+}  // namespace
 
 std::string percent_decode(std::string_view v) {
   std::string out;
@@ -351,7 +359,7 @@ std::string percent_decode(std::string_view v) {
   return out;
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string_view to_string(option_type t) noexcept {
   switch (t) {
@@ -647,8 +655,8 @@ std::vector<std::pair<std::string, std::string>> recipe_pairs(std::string_view t
     if (eq == std::string_view::npos) {
       detail::throw_invalid("recipe", detail::quoted(item) + " is not name=value");
     }
-    std::string name = percent_decode(item.substr(0, eq));
-    std::string value = percent_decode(item.substr(eq + 1));
+    std::string name = detail::percent_decode(item.substr(0, eq));
+    std::string value = detail::percent_decode(item.substr(eq + 1));
     if (!versioned) {
       if (name != "perlin") {
         detail::throw_invalid(

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "detail/error.hpp"
+#include "field/recipe_text.hpp"
 #include "graph/graph_data.hpp"
 #include "perlin/option_table.hpp"
 #include "runtime/text.hpp"
@@ -16,32 +17,6 @@
 namespace perlin {
 
 namespace {
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/// %XX escapes and "+" as a space, as in a URL query (and as version-1 recipes read).
-std::string percent_decode(std::string_view v) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i] == '%') {
-      const int hi = i + 2 < v.size() ? hex_digit(v[i + 1]) : -1;
-      const int lo = i + 2 < v.size() ? hex_digit(v[i + 2]) : -1;
-      if (hi < 0 || lo < 0) {
-        detail::throw_invalid("recipe", detail::quoted(v) + " has a bad %-escape");
-      }
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += v[i] == '+' ? ' ' : v[i];
-    }
-  }
-  return out;
-}
 
 /// The recipe's pairs, decoded, in order ("&" or white space between them; a leading "?").
 std::vector<std::pair<std::string, std::string>> split_pairs(std::string_view text) {
@@ -61,7 +36,8 @@ std::vector<std::pair<std::string, std::string>> split_pairs(std::string_view te
     if (eq == std::string_view::npos) {
       detail::throw_invalid("recipe", detail::quoted(item) + " is not name=value");
     }
-    pairs.emplace_back(percent_decode(item.substr(0, eq)), percent_decode(item.substr(eq + 1)));
+    pairs.emplace_back(detail::percent_decode(item.substr(0, eq)),
+                       detail::percent_decode(item.substr(eq + 1)));
   }
   return pairs;
 }
