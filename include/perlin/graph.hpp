@@ -172,6 +172,11 @@ class graph {
   std::shared_ptr<const detail::graph_data> data_;
 };
 
+/// Whether `text` is a graph's written form rather than a version-1 recipe: JSON (it starts with
+/// `{`) or a recipe whose version is not 1 (after white space and a leading "?", as the readers
+/// skip them). The fronts ask it before taking field flags beside a recipe.
+[[nodiscard]] bool is_graph_text(std::string_view text) noexcept;
+
 /// The field that either written form names (graph::from_text), as every front reads recipes: a
 /// version-1 recipe or a graph of one field node is that field (make_field, with its own bulk
 /// routes), any other graph is field::of_graph(graph). `spec`, when given, receives the single

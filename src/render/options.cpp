@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "perlin/error.hpp"
+#include "perlin/graph.hpp"
 #include "perlin/option_table.hpp"
 #include "runtime/text.hpp"
 
@@ -98,15 +99,7 @@ void apply_options(perlin::field_spec& spec, const option_pairs& pairs) {
   for (const auto& [name, value] : pairs) spec.set(name, value);
 }
 
-bool recipe_is_graph(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n?");
-  if (first == std::string_view::npos) return false;
-  const std::string_view rest = text.substr(first);
-  return rest[0] == '{' || (rest.rfind("perlin=", 0) == 0 &&
-                            !(rest.rfind("perlin=1", 0) == 0 &&
-                              (rest.size() == 8 || std::string_view("& \t\r\n").find(rest[8]) !=
-                                                       std::string_view::npos)));
-}
+bool recipe_is_graph(std::string_view text) { return perlin::is_graph_text(text); }
 
 bool names(const option_pairs& pairs, std::string_view name) {
   const perlin::option_info* row = perlin::find_option(name);

@@ -229,19 +229,6 @@ int run_eval(const eval_options& o, const F& field) {
   return 0;
 }
 
-/// Whether a --recipe is a graph: JSON, or a recipe of another version than 1 (a version-1
-/// recipe is a field's, which the flags may override).
-bool is_graph_recipe(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n?");
-  if (first == std::string_view::npos) return false;
-  if (text[first] == '{') return true;
-  const std::string_view rest = text.substr(first);
-  return rest.rfind("perlin=", 0) == 0 &&
-         !(rest.rfind("perlin=1", 0) == 0 &&
-           (rest.size() == 8 || rest[8] == '&' || rest[8] == ' ' || rest[8] == '\t' ||
-            rest[8] == '\n' || rest[8] == '\r'));
-}
-
 }  // namespace
 
 void add_eval_command(CLI::App& app, std::function<int()>& run) {
@@ -264,7 +251,7 @@ void add_eval_command(CLI::App& app, std::function<int()>& run) {
   cmd->callback([opts, &run] {
     run = [opts] {
       std::vector<std::string> warnings;
-      if (is_graph_recipe(opts->flags.recipe)) {
+      if (perlin::is_graph_text(opts->flags.recipe)) {
         // A graph (docs/graphs.md): its fields carry their own options.
         if (!opts->flags.given.empty()) {
           throw perlin::invalid_argument(perlin::error_kind::value,
