@@ -599,13 +599,10 @@ py::array render(const std::string& preset, const py::kwargs& kw) {
 
 }  // namespace
 
-PYBIND11_MODULE(_perlin, m) {
-  m.doc() = "Ken Perlin's improved noise, exact and fast: the C++ library perlin from Python";
-  m.attr("__version__") = PERLIN_VERSION;
-  m.attr("DEFAULT_STEP") = perlin::grid::k_default_step;
-  py::register_exception<perlin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
-  py::register_exception<perlin::io_error>(m, "IOError", PyExc_OSError);
+namespace {
 
+/// perlin._perlin._Field: the field and the calls on it.
+void def_field(py::module_& m) {
   py::class_<py_field>(m, "_Field")
       .def(py::init([](const py::kwargs& kw) {
         // A recipe alone may be a graph (graph.hpp): its field is the graph.
@@ -697,7 +694,18 @@ PYBIND11_MODULE(_perlin, m) {
            })
       .def("_grid_deriv32", &fill_deriv<float>)
       .def("_grid_deriv64", &fill_deriv<double>);
+}
 
+}  // namespace
+
+PYBIND11_MODULE(_perlin, m) {
+  m.doc() = "Ken Perlin's improved noise, exact and fast: the C++ library perlin from Python";
+  m.attr("__version__") = PERLIN_VERSION;
+  m.attr("DEFAULT_STEP") = perlin::grid::k_default_step;
+  py::register_exception<perlin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
+  py::register_exception<perlin::io_error>(m, "IOError", PyExc_OSError);
+
+  def_field(m);
   py::class_<perlin::grid>(m, "_Grid").def("size", &perlin::grid::size);
   m.def("_make_grid", &make_grid);
   // Held for the module's life (the types never go away while numpy is loaded).
