@@ -64,9 +64,10 @@ constexpr std::string_view k_not_voronoi =
 
 // The rows. Defaults are field_spec's members; the ranges are the library's (fractal.hpp,
 // warp.hpp, lattice.hpp), which its setters check for C++ callers too.
-const std::vector<option_info>& rows() {
+/// The base noise: its kind, its lattice and the families' own options.
+std::vector<option_info> noise_rows() {
   using T = option_type;
-  static const std::vector<option_info> table = {
+  return {
       {.name = "noise",
        .type = T::choice,
        .help = noise_help(),
@@ -138,6 +139,13 @@ const std::vector<option_info>& rows() {
        .used = is_libnoise_voronoi,
        .unused_reason = k_not_voronoi,
        .member = &field_spec::voronoi_distance},
+  };
+}
+
+/// The fractal over the noise.
+std::vector<option_info> fractal_rows() {
+  using T = option_type;
+  return {
       {.name = "fractal",
        .type = T::choice,
        .help = "Fractal over the octaves: none, fbm, turbulence, ridged, billow or eroded",
@@ -221,6 +229,13 @@ const std::vector<option_info>& rows() {
        .used = is_eroded,
        .unused_reason = "has no effect without --fractal eroded",
        .member = &field_spec::erosion},
+  };
+}
+
+/// Where the noise is sampled: the plane and the domain warp.
+std::vector<option_info> placement_rows() {
+  using T = option_type;
+  return {
       {.name = "plane",
        .type = T::choice,
        .help = "aligned (Ken Perlin's lattice axes) or rotated (no axis streaks in 2-D)",
@@ -271,6 +286,15 @@ const std::vector<option_info>& rows() {
                         "(their warp reads the field's own seed)",
        .member = &field_spec::warp_seed},
   };
+}
+
+const std::vector<option_info>& rows() {
+  static const std::vector<option_info> table = [] {
+    std::vector<option_info> t = noise_rows();
+    for (auto&& part : {fractal_rows(), placement_rows()})
+      t.insert(t.end(), part.begin(), part.end());
+    return t;
+  }();
   return table;
 }
 

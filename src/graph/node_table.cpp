@@ -169,124 +169,138 @@ node_info row(const row_args& a) {
   return r;
 }
 
+/// The sources and the nodes that combine values: field, constant, sums, products, extrema.
+void add_combining_rows(std::vector<node_info>& t) {
+  node_info field = row({"field",
+                         0,
+                         0,
+                         k_none,
+                         {},
+                         &k_field,
+                         "",
+                         "a field: noise, fractal, warp (its parameters are the option table's "
+                         "options, docs/options.md)",
+                         "the field's analytic gradient"});
+  field.field_options = true;
+  t.push_back(field);
+  t.push_back(row({"constant", 0, 0, k_none, k_constant_params, &k_constant, "Const",
+                   "the same value everywhere", "0"}));
+  t.push_back(row({"add",
+                   2,
+                   k_any_inputs,
+                   k_inputs,
+                   {},
+                   &k_add,
+                   "Add",
+                   "the sum of the inputs, from the first: ((a + b) + c) + ...",
+                   "the sum of the inputs' gradients"}));
+  t.push_back(row({"subtract", 2, 2, k_ab, {}, &k_subtract, "", "a - b", "ga - gb"}));
+  t.push_back(row({"multiply",
+                   2,
+                   k_any_inputs,
+                   k_inputs,
+                   {},
+                   &k_multiply,
+                   "Multiply",
+                   "the product of the inputs, from the first: ((a b) c) ...",
+                   "the product rule, from the first input: g(u v) = gu v + u gv"}));
+  t.push_back(row({"min",
+                   2,
+                   k_any_inputs,
+                   k_inputs,
+                   {},
+                   &k_min,
+                   "Min",
+                   "the least input (libnoise's a < b ? a : b, from the first)",
+                   "the least input's gradient; on a tie the first of the least inputs'"}));
+  t.push_back(row({"max",
+                   2,
+                   k_any_inputs,
+                   k_inputs,
+                   {},
+                   &k_max,
+                   "Max",
+                   "the greatest input (libnoise's a > b ? a : b, from the first)",
+                   "the greatest input's gradient; on a tie the first of the greatest inputs'"}));
+  t.push_back(row({"smooth-min", 2, k_any_inputs, k_inputs, k_smooth_params, &k_smooth_min, "",
+                   "a minimum with rounded corners: min(a, b) - h^3 k / 6, h = max(k - |a - b|, "
+                   "0) / k (k: smoothness), from the first input",
+                   "w ga + (1 - w) gb, w = 1 - h^2 / 2 where a <= b, h^2 / 2 where a > b "
+                   "(smooth everywhere)"}));
+  t.push_back(row({"smooth-max", 2, k_any_inputs, k_inputs, k_smooth_params, &k_smooth_max, "",
+                   "a maximum with rounded corners: max(a, b) + h^3 k / 6, h as smooth-min's",
+                   "w ga + (1 - w) gb, w = 1 - h^2 / 2 where a >= b, h^2 / 2 where a < b "
+                   "(smooth everywhere)"}));
+}
+
+/// The nodes that reshape one value or choose between values: abs to terrace.
+void add_shaping_rows(std::vector<node_info>& t) {
+  t.push_back(row(
+      {"abs", 1, 1, k_source, {}, &k_abs, "Abs", "|v|", "sign(v) g; at v = 0 (either zero) +g"}));
+  t.push_back(row({"invert", 1, 1, k_source, {}, &k_invert, "Invert", "-v", "-g"}));
+  t.push_back(row({"clamp", 1, 1, k_source, k_clamp_params, &k_clamp, "Clamp",
+                   "v limited to [lower, upper]",
+                   "g where lower <= v <= upper (the bounds included), 0 outside"}));
+  t.push_back(row({"scale-bias", 1, 1, k_source, k_scale_bias_params, &k_scale_bias, "ScaleBias",
+                   "v * scale + bias", "g * scale"}));
+  t.push_back(row({"exponent", 1, 1, k_source, k_exponent_params, &k_exponent, "Exponent",
+                   "pow(|(v + 1) / 2|, exponent) * 2 - 1",
+                   "e |u|^(e-1) sign(u) g with u = (v + 1) / 2; at u = 0: g if e = 1, else 0"}));
+  t.push_back(row({"blend",
+                   3,
+                   3,
+                   k_abc,
+                   {},
+                   &k_blend,
+                   "Blend",
+                   "libnoise's Blend: LinearInterp(a, b, (control + 1) / 2)",
+                   "(1 - t) ga + t gb + (b - a) gcontrol / 2, t = (control + 1) / 2"}));
+  t.push_back(row({"select", 3, 3, k_abc, k_select_params, &k_select, "Select",
+                   "libnoise's Select: b where lower <= control <= upper, else a, with "
+                   "S-curve edges of half-width falloff",
+                   "in an edge (1 - t) gfrom + t gto + (to - from) 6 s (1 - s) gcontrol / (2 "
+                   "falloff), t = SCurve3(s); elsewhere the selected input's (falloff 0: the "
+                   "value's input, also at a bound)"}));
+  t.push_back(row({"curve", 1, 1, k_source, k_curve_params, &k_curve, "Curve",
+                   "v mapped through a curve of points, flat outside them",
+                   "the curve's slope times g (0 outside the points; at a point, the slope of "
+                   "the segment on its right)"}));
+  t.push_back(row({"terrace", 1, 1, k_source, k_terrace_params, &k_terrace, "Terrace",
+                   "v mapped to terraces between the points, flat outside them",
+                   "the terrace's slope times g (0 outside the points; at a point, the slope of "
+                   "the segment on its right: libnoise mode jumps there, smooth mode is 0)"}));
+}
+
+/// The nodes that move the point their input sees.
+void add_point_rows(std::vector<node_info>& t) {
+  t.push_back(row({"displace",
+                   2,
+                   5,
+                   k_displace_inputs,
+                   {},
+                   &k_displace,
+                   "Displace",
+                   "source at the point plus (x, y, z, w) displacements: one per axis given "
+                   "(libnoise: x, y, z)",
+                   "J^T gsource with J = I + the displacements' gradients (rows)"}));
+  t.push_back(
+      row({"scale-point", 1, 1, k_source, k_scale_point_params, &k_scale_point, "ScalePoint",
+           "source at the point times scale, axis by axis", "gsource times scale, axis by axis"}));
+  t.push_back(row({"translate-point", 1, 1, k_source, k_translate_point_params, &k_translate_point,
+                   "TranslatePoint", "source at the point plus offset", "gsource"}));
+  t.push_back(
+      row({"rotate-point", 1, 1, k_source, k_rotate_point_params, &k_rotate_point, "RotatePoint",
+           "source at the point turned by libnoise's RotatePoint matrix (x, y, z; a "
+           "1-D or 2-D point gets zeros: its source sees 3-D points)",
+           "R^T gsource"}));
+}
+
 const std::vector<node_info>& rows() {
   static const std::vector<node_info> table = [] {
     std::vector<node_info> t;
-    node_info field = row({"field",
-                           0,
-                           0,
-                           k_none,
-                           {},
-                           &k_field,
-                           "",
-                           "a field: noise, fractal, warp (its parameters are the option table's "
-                           "options, docs/options.md)",
-                           "the field's analytic gradient"});
-    field.field_options = true;
-    t.push_back(field);
-    t.push_back(row({"constant", 0, 0, k_none, k_constant_params, &k_constant, "Const",
-                     "the same value everywhere", "0"}));
-    t.push_back(row({"add",
-                     2,
-                     k_any_inputs,
-                     k_inputs,
-                     {},
-                     &k_add,
-                     "Add",
-                     "the sum of the inputs, from the first: ((a + b) + c) + ...",
-                     "the sum of the inputs' gradients"}));
-    t.push_back(row({"subtract", 2, 2, k_ab, {}, &k_subtract, "", "a - b", "ga - gb"}));
-    t.push_back(row({"multiply",
-                     2,
-                     k_any_inputs,
-                     k_inputs,
-                     {},
-                     &k_multiply,
-                     "Multiply",
-                     "the product of the inputs, from the first: ((a b) c) ...",
-                     "the product rule, from the first input: g(u v) = gu v + u gv"}));
-    t.push_back(row({"min",
-                     2,
-                     k_any_inputs,
-                     k_inputs,
-                     {},
-                     &k_min,
-                     "Min",
-                     "the least input (libnoise's a < b ? a : b, from the first)",
-                     "the least input's gradient; on a tie the first of the least inputs'"}));
-    t.push_back(row({"max",
-                     2,
-                     k_any_inputs,
-                     k_inputs,
-                     {},
-                     &k_max,
-                     "Max",
-                     "the greatest input (libnoise's a > b ? a : b, from the first)",
-                     "the greatest input's gradient; on a tie the first of the greatest inputs'"}));
-    t.push_back(row({"smooth-min", 2, k_any_inputs, k_inputs, k_smooth_params, &k_smooth_min, "",
-                     "a minimum with rounded corners: min(a, b) - h^3 k / 6, h = max(k - |a - b|, "
-                     "0) / k (k: smoothness), from the first input",
-                     "w ga + (1 - w) gb, w = 1 - h^2 / 2 where a <= b, h^2 / 2 where a > b "
-                     "(smooth everywhere)"}));
-    t.push_back(row({"smooth-max", 2, k_any_inputs, k_inputs, k_smooth_params, &k_smooth_max, "",
-                     "a maximum with rounded corners: max(a, b) + h^3 k / 6, h as smooth-min's",
-                     "w ga + (1 - w) gb, w = 1 - h^2 / 2 where a >= b, h^2 / 2 where a < b "
-                     "(smooth everywhere)"}));
-    t.push_back(row(
-        {"abs", 1, 1, k_source, {}, &k_abs, "Abs", "|v|", "sign(v) g; at v = 0 (either zero) +g"}));
-    t.push_back(row({"invert", 1, 1, k_source, {}, &k_invert, "Invert", "-v", "-g"}));
-    t.push_back(row({"clamp", 1, 1, k_source, k_clamp_params, &k_clamp, "Clamp",
-                     "v limited to [lower, upper]",
-                     "g where lower <= v <= upper (the bounds included), 0 outside"}));
-    t.push_back(row({"scale-bias", 1, 1, k_source, k_scale_bias_params, &k_scale_bias, "ScaleBias",
-                     "v * scale + bias", "g * scale"}));
-    t.push_back(row({"exponent", 1, 1, k_source, k_exponent_params, &k_exponent, "Exponent",
-                     "pow(|(v + 1) / 2|, exponent) * 2 - 1",
-                     "e |u|^(e-1) sign(u) g with u = (v + 1) / 2; at u = 0: g if e = 1, else 0"}));
-    t.push_back(row({"blend",
-                     3,
-                     3,
-                     k_abc,
-                     {},
-                     &k_blend,
-                     "Blend",
-                     "libnoise's Blend: LinearInterp(a, b, (control + 1) / 2)",
-                     "(1 - t) ga + t gb + (b - a) gcontrol / 2, t = (control + 1) / 2"}));
-    t.push_back(row({"select", 3, 3, k_abc, k_select_params, &k_select, "Select",
-                     "libnoise's Select: b where lower <= control <= upper, else a, with "
-                     "S-curve edges of half-width falloff",
-                     "in an edge (1 - t) gfrom + t gto + (to - from) 6 s (1 - s) gcontrol / (2 "
-                     "falloff), t = SCurve3(s); elsewhere the selected input's (falloff 0: the "
-                     "value's input, also at a bound)"}));
-    t.push_back(row({"curve", 1, 1, k_source, k_curve_params, &k_curve, "Curve",
-                     "v mapped through a curve of points, flat outside them",
-                     "the curve's slope times g (0 outside the points; at a point, the slope of "
-                     "the segment on its right)"}));
-    t.push_back(row({"terrace", 1, 1, k_source, k_terrace_params, &k_terrace, "Terrace",
-                     "v mapped to terraces between the points, flat outside them",
-                     "the terrace's slope times g (0 outside the points; at a point, the slope of "
-                     "the segment on its right: libnoise mode jumps there, smooth mode is 0)"}));
-    t.push_back(row({"displace",
-                     2,
-                     5,
-                     k_displace_inputs,
-                     {},
-                     &k_displace,
-                     "Displace",
-                     "source at the point plus (x, y, z, w) displacements: one per axis given "
-                     "(libnoise: x, y, z)",
-                     "J^T gsource with J = I + the displacements' gradients (rows)"}));
-    t.push_back(row({"scale-point", 1, 1, k_source, k_scale_point_params, &k_scale_point,
-                     "ScalePoint", "source at the point times scale, axis by axis",
-                     "gsource times scale, axis by axis"}));
-    t.push_back(
-        row({"translate-point", 1, 1, k_source, k_translate_point_params, &k_translate_point,
-             "TranslatePoint", "source at the point plus offset", "gsource"}));
-    t.push_back(
-        row({"rotate-point", 1, 1, k_source, k_rotate_point_params, &k_rotate_point, "RotatePoint",
-             "source at the point turned by libnoise's RotatePoint matrix (x, y, z; a "
-             "1-D or 2-D point gets zeros: its source sees 3-D points)",
-             "R^T gsource"}));
+    add_combining_rows(t);
+    add_shaping_rows(t);
+    add_point_rows(t);
     return t;
   }();
   return table;

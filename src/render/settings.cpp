@@ -51,10 +51,13 @@ bool positive_pair(const std::vector<double>& v) { return v[0] > 0 && v[1] > 0; 
 
 }  // namespace
 
-const std::vector<render_setting_info>& render_settings() {
+namespace {
+
+/// What is sampled: the preset, the grid and the volume.
+std::vector<render_setting_info> sampling_settings() {
   using o = render_options;
   using t = setting_type;
-  static const std::vector<render_setting_info> table = {
+  return {
       {.name = "preset",
        .type = t::text,
        .help = "Preset: plain, clouds, marble, wood, terrain, ridges or warped (docs/render.md). A "
@@ -104,6 +107,14 @@ const std::vector<render_setting_info>& render_settings() {
        .min = 1,
        .max = static_cast<double>(k_max_depth),
        .member = &o::depth},
+  };
+}
+
+/// How values become pixels.
+std::vector<render_setting_info> mapping_settings() {
+  using o = render_options;
+  using t = setting_type;
+  return {
       {.name = "colormap",
        .type = t::text,
        .help = "grey, clouds, marble, wood, terrain, heat or flow (RGB), or stops T:#RRGGBB,... "
@@ -135,6 +146,14 @@ const std::vector<render_setting_info>& render_settings() {
        .type = t::flag,
        .help = "Make the image wrap seamlessly (adjusts the step)",
        .member = &o::tileable},
+  };
+}
+
+/// Frames and tiles.
+std::vector<render_setting_info> sequence_settings() {
+  using o = render_options;
+  using t = setting_type;
+  return {
       {.name = "frames",
        .type = t::integer,
        .help = "Write N frames (1 to 1000000): {frame} in -o numbers them (-o 'f_{frame}.png': "
@@ -180,6 +199,14 @@ const std::vector<render_setting_info>& render_settings() {
        .unit = "tiles",
        .shape = "CxR",
        .member = &o::tiles},
+  };
+}
+
+/// Planets, normal maps and georeferencing.
+std::vector<render_setting_info> projection_settings() {
+  using o = render_options;
+  using t = setting_type;
+  return {
       {.name = "projection",
        .type = t::choice,
        .help = "equirect: the 3-D field on a sphere around --origin, as a planet's "
@@ -239,6 +266,17 @@ const std::vector<render_setting_info>& render_settings() {
        .rule_error = "DX and DY are both > 0 (rows run south)",
        .member = &o::geo_pixel_size},
   };
+}
+
+}  // namespace
+
+const std::vector<render_setting_info>& render_settings() {
+  static const std::vector<render_setting_info> table = [] {
+    std::vector<render_setting_info> all = sampling_settings();
+    for (auto&& part : {mapping_settings(), sequence_settings(), projection_settings()})
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  }();
   return table;
 }
 
