@@ -21,10 +21,10 @@
 
 #include "detail/cellular.hpp"
 #include "detail/libnoise_voronoi.hpp"
-#include "noise/noise_kinds.hpp"
 #include "detail/opensimplex2.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "noise/noise_kinds.hpp"
 #include "detail/rotation.hpp"
 #include "detail/simplex.hpp"
 #include "detail/splitmix64.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/perlin.hpp"
 
 namespace {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "bulk/plans.hpp"
-#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "field/warp_displacement.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/lattice.hpp"
 
 namespace perlin {

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "detail/error.hpp"
-#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/rotation.hpp"
 #include "detail/splitmix64.hpp"
 #include "field/warp_displacement.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/graph.hpp"
 #include "perlin/graph_grid.hpp"

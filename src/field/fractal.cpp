@@ -10,8 +10,8 @@
 
 #include "detail/dims.hpp"
 #include "detail/error.hpp"
-#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 
 namespace perlin {

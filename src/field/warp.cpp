@@ -6,10 +6,10 @@
 #include <string>
 
 #include "detail/error.hpp"
-#include "noise/noise_kinds.hpp"
 #include "detail/octaves.hpp"
 #include "detail/reference.hpp"
 #include "field/warp_displacement.hpp"
+#include "noise/noise_kinds.hpp"
 #include "perlin/error.hpp"
 #include "perlin/fractal.hpp"
 

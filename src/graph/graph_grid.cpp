@@ -549,7 +549,7 @@ class engine {
   std::size_t stride_ = 0;
   std::vector<value_range<T>> ranges_;  ///< per chunk of the pass that writes the output ///< a
                                         ///< chunk's scratch size per step
-  std::vector<int> local_;  ///< per step: its scratch slot in the current pass, or -1
+  std::vector<int> local_;              ///< per step: its scratch slot in the current pass, or -1
   std::vector<detail::node_kernel> kernels_;
 };
 

@@ -11,8 +11,8 @@
 #include "detail/octaves.hpp"
 #include "detail/primitives.hpp"
 #include "detail/simplex.hpp"
-#include "field/warp_displacement.hpp"
 #include "detail/wrap.hpp"
+#include "field/warp_displacement.hpp"
 
 namespace perlin::detail {
 
