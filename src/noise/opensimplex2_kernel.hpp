@@ -332,9 +332,9 @@ constexpr std::array<float, N * Stride> make_gradients(const float (&lit)[M], do
 }
 
 struct gradient_tables {
-  std::array<float, 128 * 2> g2;
-  std::array<float, 256 * 4> g3;
-  std::array<float, 512 * 4> g4;
+  std::array<float, std::size_t{128} * 2> g2;
+  std::array<float, std::size_t{256} * 4> g3;
+  std::array<float, std::size_t{512} * 4> g4;
 };
 
 // NORMALIZER_2D/3D/4D of OpenSimplex2.java and of OpenSimplex2S.java.

@@ -81,7 +81,7 @@ struct simplex_cell {
   // The analytic gradient and Hessian (either may be null): simplex.hpp's formulas.
   void derivatives(double* grad, double* hess) const noexcept {
     if (grad != nullptr) std::fill(grad, grad + n, 0.0);
-    if (hess != nullptr) std::fill(hess, hess + n * n, 0.0);
+    if (hess != nullptr) std::fill(hess, hess + static_cast<std::ptrdiff_t>(n) * n, 0.0);
     for (int c = 0; c < count; ++c) {
       const double* dc = d[c];
       const double* gc = g[c];

@@ -137,7 +137,7 @@ std::string shader_writer::floor_mod(const std::string& int_mod, const std::stri
 }
 
 std::string shader_writer::scratch(const std::string& type, std::size_t n) const {
-  const std::string name = "perlin_s" + std::to_string(scratch_n_++);
+  std::string name = "perlin_s" + std::to_string(scratch_n_++);
   scratch_ += "const " + name + " = new " + (type == integer() ? "Int32Array(" : "Float64Array(") +
               std::to_string(n) + ");\n";
   return name;
