@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bulk/bulk_checks.hpp"
 #include "bulk/plans.hpp"
 #include "bulk/warp_samples.hpp"
 #include "detail/error.hpp"
@@ -40,6 +41,9 @@ std::size_t checked_mul(std::size_t a, std::size_t b, const char* what) {
   return a * b;
 }
 
+}  // namespace
+
+namespace detail {
 void check_grid(const grid& g) {
   (void)g.size();
   constexpr std::int64_t limit = std::int64_t{1} << 53;
@@ -66,16 +70,7 @@ void check_grid(const grid& g) {
     }
   }
 }
-
-template <class T>
-void check_out(std::span<T> out, std::size_t n, const char* name) {
-  if (out.size() != n) {
-    detail::throw_size(name, "must hold exactly " + std::to_string(n) + " values, got " +
-                                 std::to_string(out.size()));
-  }
-}
-
-}  // namespace
+}  // namespace detail
 
 namespace {
 
@@ -275,9 +270,9 @@ void rows_by_samples(const field& f, const grid& g, const detail::points_plan& p
 value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out,
                              const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return fill_grid(*gr, g, out, o);  // graph_grid.hpp
-  check_grid(g);
+  detail::check_grid(g);
   const std::size_t n = g.size();
-  check_out(out, n, "out");
+  detail::check_out(out, n, "out");
   switch (detail::route_of(f, detail::bulk_call::grid_float, g.dims, g.count[0])) {
     case detail::bulk_route::row_kernel:
       break;
@@ -346,8 +341,8 @@ value_range<float> fill_grid(const field& f, const grid& g, std::span<float> out
 value_range<double> fill_grid(const field& f, const grid& g, std::span<double> out,
                               const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return fill_grid(*gr, g, out, o);
-  check_grid(g);
-  check_out(out, g.size(), "out");
+  detail::check_grid(g);
+  detail::check_out(out, g.size(), "out");
   const detail::bulk_route route =
       detail::route_of(f, detail::bulk_call::grid_double, g.dims, g.count[0]);
   if (route == detail::bulk_route::exact_rows) {
@@ -399,10 +394,10 @@ value_range<double> fill_grid(const field& f, const grid& g, std::span<double> o
 value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<float> out,
                                    std::span<float> gradient, const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return fill_grid_deriv(*gr, g, out, gradient, o);
-  check_grid(g);
+  detail::check_grid(g);
   const std::size_t n = g.size();
-  check_out(out, n, "out");
-  check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
+  detail::check_out(out, n, "out");
+  detail::check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
   const detail::bulk_route route = detail::route_of(f, detail::bulk_call::grid_deriv_float, g.dims);
   if (route == detail::bulk_route::sample_kernel) {
     rows_by_samples(f, g, sample_plan(f, g, o.strict), o.threads, out, gradient);
@@ -419,10 +414,10 @@ value_range<float> fill_grid_deriv(const field& f, const grid& g, std::span<floa
 value_range<double> fill_grid_deriv(const field& f, const grid& g, std::span<double> out,
                                     std::span<double> gradient, const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return fill_grid_deriv(*gr, g, out, gradient, o);
-  check_grid(g);
+  detail::check_grid(g);
   const std::size_t n = g.size();
-  check_out(out, n, "out");
-  check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
+  detail::check_out(out, n, "out");
+  detail::check_out(gradient, checked_mul(n, g.dims, "count"), "gradient");
   return scalar_deriv_rows(f, g, out, gradient, o.threads);
 }
 

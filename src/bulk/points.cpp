@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bulk/bulk_checks.hpp"
 #include "bulk/plans.hpp"
 #include "bulk/warp_samples.hpp"
 #include "detail/error.hpp"
@@ -18,28 +19,6 @@
 namespace perlin {
 
 namespace {
-
-template <class T>
-std::size_t point_dims(const point_set<T>& p, std::size_t n_out) {
-  const std::span<const T> axes[4] = {p.x, p.y, p.z, p.w};
-  std::size_t dims = 0;
-  while (dims < 4 && !axes[dims].empty()) ++dims;
-  if (dims == 0) {
-    if (n_out == 0) return 0;  // an empty batch
-    detail::throw_size("points", "need at least the x coordinates");
-  }
-  for (std::size_t k = dims; k < 4; ++k) {
-    if (!axes[k].empty())
-      detail::throw_size("points", "coordinate arrays must be leading (x, then y, ...)");
-  }
-  for (std::size_t k = 0; k < dims; ++k) {
-    if (axes[k].size() != n_out) {
-      detail::throw_size("points", "every coordinate array must be as long as out (" +
-                                       std::to_string(n_out) + ")");
-    }
-  }
-  return dims;
-}
 
 /// The double scalar path at every point, with the partials when `gradient` is not empty
 /// (planar), rounded to T.
@@ -106,7 +85,7 @@ void warped_points(const field& f, const point_set<float>& p, std::size_t dims,
 void eval_points_deriv(const field& f, const point_set<float>& p, std::span<float> out,
                        std::span<float> gradient, const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return eval_points_deriv(*gr, p, out, gradient, o);
-  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t dims = detail::point_dims(p, out.size());
   const std::size_t n = out.size();
   check_gradient(gradient, dims, n);
   if (dims == 0) return;
@@ -144,7 +123,7 @@ void eval_points_deriv(const field& f, const point_set<float>& p, std::span<floa
 void eval_points_deriv(const field& f, const point_set<double>& p, std::span<double> out,
                        std::span<double> gradient, const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return eval_points_deriv(*gr, p, out, gradient, o);
-  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t dims = detail::point_dims(p, out.size());
   check_gradient(gradient, dims, out.size());
   if (dims == 0) return;
   scalar_points(f, p, dims, out, gradient, o.threads);
@@ -153,7 +132,7 @@ void eval_points_deriv(const field& f, const point_set<double>& p, std::span<dou
 void eval_points(const field& f, const point_set<float>& p, std::span<float> out,
                  const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return eval_points(*gr, p, out, o);
-  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t dims = detail::point_dims(p, out.size());
   if (dims == 0) return;
   const std::size_t n = out.size();
   const unsigned threads = detail::thread_count(o.threads, n / 4096 + 1);
@@ -179,7 +158,7 @@ void eval_points(const field& f, const point_set<float>& p, std::span<float> out
 void eval_points(const field& f, const point_set<double>& p, std::span<double> out,
                  const bulk_options& o) {
   if (const perlin::graph* gr = f.graph()) return eval_points(*gr, p, out, o);
-  const std::size_t dims = point_dims(p, out.size());
+  const std::size_t dims = detail::point_dims(p, out.size());
   if (dims == 0) return;
   scalar_points(f, p, dims, out, {}, o.threads);
 }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "bulk/bulk_checks.hpp"
 #include "detail/error.hpp"
 #include "graph/graph_access.hpp"
 #include "graph/graph_kernels.hpp"
@@ -554,25 +555,12 @@ class engine {
 };
 
 template <class T>
-void check_size(std::span<T> s, std::size_t n, const char* name) {
-  if (s.size() != n) {
-    detail::throw_size(name, "must hold exactly " + std::to_string(n) + " values, got " +
-                                 std::to_string(s.size()));
-  }
-}
-
-template <class T>
 value_range<T> grid_call(const graph& gr, const grid& g, std::span<T> out, std::span<T> gradient,
                          const bulk_options& o, bool deriv) {
+  detail::check_grid(g);  // the fields' checks (bulk/bulk_checks.hpp)
   const std::size_t n = g.size();
-  check_size(out, n, "out");
-  if (deriv) check_size(gradient, n * g.dims, "gradient");
-  for (std::size_t a = 0; a < g.dims; ++a) {
-    if (!std::isfinite(g.origin[a])) detail::throw_invalid("origin", "must be finite");
-    if (!std::isfinite(g.step[a]) || g.step[a] == 0) {
-      detail::throw_invalid("step", "must be finite and not 0 (axis " + std::to_string(a) + ")");
-    }
-  }
+  detail::check_out(out, n, "out");
+  if (deriv) detail::check_out(gradient, n * g.dims, "gradient");
   engine<T> e(detail::graph_access::data(gr), n, static_cast<int>(g.dims), &g, nullptr, o, deriv,
               out, gradient);
   return e.run();
@@ -581,20 +569,8 @@ value_range<T> grid_call(const graph& gr, const grid& g, std::span<T> out, std::
 template <class T>
 void points_call(const graph& gr, const point_set<T>& p, std::span<T> out, std::span<T> gradient,
                  const bulk_options& o, bool deriv) {
-  const std::span<const T> axes[4] = {p.x, p.y, p.z, p.w};
-  std::size_t dims = 0;
-  while (dims < 4 && !axes[dims].empty()) ++dims;
-  if (dims == 0) {
-    if (out.empty()) return;
-    detail::throw_size("points", "need at least the x coordinates");
-  }
-  for (std::size_t k = 0; k < 4; ++k) {
-    if (k >= dims && !axes[k].empty()) {
-      detail::throw_size("points", "coordinate arrays must be leading (x, then y, ...)");
-    }
-    if (k < dims) check_size(std::span<const T>(axes[k]), out.size(), "points");
-  }
-  if (deriv) check_size(gradient, out.size() * dims, "gradient");
+  const std::size_t dims = detail::point_dims(p, out.size());
+  if (deriv) detail::check_out(gradient, out.size() * dims, "gradient");
   if (out.empty()) return;
   engine<T> e(detail::graph_access::data(gr), out.size(), static_cast<int>(dims), nullptr, &p, o,
               deriv, out, gradient);

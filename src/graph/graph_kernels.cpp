@@ -90,14 +90,8 @@ piecewise_table make_piecewise(const graph_node_data& n) {
       tab.slope = std::max(tab.slope, max_quadratic(c[1], c[2], c[3]) / h);
     }
     add_constant(tab, x(count - 1), y(count - 1));
-    for (std::size_t s_i = 0; s_i < tab.x0.size(); ++s_i) {
-      tab.value_bound = std::max(tab.value_bound, [&] {
-        double sum = 0;
-        for (int k = 0; k < 6; ++k) sum += std::fabs(tab.c[6 * s_i + static_cast<std::size_t>(k)]);
-        return sum;
-      }());
-    }
-  } else {  // terrace
+    tab.value_bound = tab.coef_sum;  // |value| <= the largest sum of |c_k| (add_segment)
+  } else {                           // terrace
     const std::size_t count = pts.size();
     const bool smooth = s.params[2].number == k_terrace_smooth;
     const bool invert = s.params[1].number != 0;
@@ -268,11 +262,9 @@ PERLIN_GRAPH_CLONES void piecewise(const piecewise_table& tab, const T* v, T* ou
   std::vector<T> knots(nk);
   for (std::size_t j = 0; j < nk; ++j) knots[j] = static_cast<T>(tab.knots[j]);
   // Few segments (up to 8 knots): selects on vectors over the whole array.
-  const T* c_deg[8] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
-  const bool small = degree <= 2 ? piecewise_small<T, 2>(segs, v, knots.data(), c_deg, out, count)
-                     : degree == 3
-                         ? piecewise_small<T, 3>(segs, v, knots.data(), c_deg, out, count)
-                         : piecewise_small<T, 5>(segs, v, knots.data(), c_deg, out, count);
+  const bool small = degree <= 2   ? piecewise_small<T, 2>(segs, v, knots.data(), c, out, count)
+                     : degree == 3 ? piecewise_small<T, 3>(segs, v, knots.data(), c, out, count)
+                                   : piecewise_small<T, 5>(segs, v, knots.data(), c, out, count);
   if (small) return;
   std::int32_t idx[k_chunk];
   for (std::size_t b = 0; b < count; b += k_chunk) {
